@@ -1,0 +1,34 @@
+# Thin wrapper over CMake.  The two commands a fresh machine needs:
+#   make run    install what is missing, build, run the seed scenario
+#   make test   the same set-up, then every test
+BUILD ?= build
+CMAKE_FLAGS ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps configure build run test asan bench accuracy install format clean
+
+all: build
+
+deps:
+	@sh .ci/deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@sh scripts/seed.sh $(BUILD)
+
+test: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+asan:
+	@$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DKVB_SANITIZE=ON -DKVB_BUILD_BENCH=OFF"
+
+format:
+	@clang-format -i include/*.h lib/*.[ch] tests/unit/*.[ch] bindings/cli/*.[ch] bench/*.c 2>/dev/null || true
+
+clean:
+	@rm -rf $(BUILD) build-asan

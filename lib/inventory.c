@@ -1,0 +1,417 @@
+/*
+ * inventory.c -- every weight tensor of a model, derived from its
+ * architecture the way the Hugging Face modelling code creates them.
+ * The parameter count, the weights bytes and the per-GPU split all follow
+ * from this one walk, so they cannot disagree.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct walker {
+    const kvb_model *m;
+    kvb__tensor_fn fn;
+    void *ctx;
+    int stop;
+} walker;
+
+static void emit(walker *w, int32_t role, int32_t layer, int32_t split,
+                 uint64_t experts, uint64_t rows, uint64_t cols,
+                 int32_t of_role, uint32_t ordinal)
+{
+    if (w->stop || rows == 0 || cols == 0 || experts == 0)
+        return;
+    kvb__tdesc t = {role,    layer, split, of_role, experts,
+                    rows,    cols,  ordinal};
+    w->stop = w->fn(w->ctx, &t);
+}
+
+static bool has(const kvb_model *m, uint32_t flag)
+{
+    return (m->flags & flag) != 0;
+}
+
+/* A norm: weight, plus a bias for LayerNorm models. */
+static void norm(walker *w, int32_t layer, uint64_t width, uint32_t ordinal)
+{
+    emit(w, KVB_ROLE_NORM, layer, KVB_SPLIT_REPLICATED, 1, width, 1,
+         KVB_ROLE_NORM, ordinal * 2);
+    if (has(w->m, KVB_MODEL_NORM_BIAS))
+        emit(w, KVB_ROLE_NORM, layer, KVB_SPLIT_REPLICATED, 1, width, 1,
+             KVB_ROLE_NORM, ordinal * 2 + 1);
+}
+
+/* A linear layer and, when `bias`, its bias.  Column-parallel biases are
+ * split with their rows; row-parallel biases are replicated. */
+static void linear(walker *w, int32_t role, int32_t layer, int32_t split,
+                   uint64_t experts, uint64_t rows, uint64_t cols, bool bias)
+{
+    emit(w, role, layer, split, experts, rows, cols, role, 0);
+    if (bias) {
+        int32_t bsplit = split == KVB_SPLIT_ROW ? KVB_SPLIT_REPLICATED : split;
+        emit(w, KVB_ROLE_BIAS, layer, bsplit, experts, rows, 1, role, 0);
+    }
+}
+
+static void attention_mla(walker *w, int32_t i)
+{
+    const kvb_model *m = w->m;
+    uint64_t nh = m->num_attention_heads;
+    uint64_t qk = (uint64_t)m->qk_nope_head_dim + m->qk_rope_head_dim;
+    if (m->q_lora_rank) {
+        linear(w, KVB_ROLE_MLA_Q_A, i, KVB_SPLIT_REPLICATED, 1, m->q_lora_rank,
+               m->hidden_size, false);
+        emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, m->q_lora_rank, 1,
+             KVB_ROLE_MLA_Q_A, 0);
+        linear(w, KVB_ROLE_MLA_Q_B, i, KVB_SPLIT_COLUMN, 1, nh * qk,
+               m->q_lora_rank, false);
+    } else {
+        linear(w, KVB_ROLE_ATTN_Q, i, KVB_SPLIT_COLUMN, 1, nh * qk,
+               m->hidden_size, false);
+    }
+    linear(w, KVB_ROLE_MLA_KV_A, i, KVB_SPLIT_REPLICATED, 1,
+           (uint64_t)m->kv_lora_rank + m->qk_rope_head_dim, m->hidden_size,
+           false);
+    emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, m->kv_lora_rank, 1,
+         KVB_ROLE_MLA_KV_A, 0);
+    linear(w, KVB_ROLE_MLA_KV_B, i, KVB_SPLIT_COLUMN, 1,
+           nh * ((uint64_t)m->qk_nope_head_dim + m->v_head_dim),
+           m->kv_lora_rank, false);
+    linear(w, KVB_ROLE_ATTN_O, i, KVB_SPLIT_ROW, 1, m->hidden_size,
+           nh * m->v_head_dim, has(m, KVB_MODEL_ATTN_O_BIAS));
+}
+
+static void attention(walker *w, int32_t i)
+{
+    const kvb_model *m = w->m;
+    if (kvb__is_mla(m)) {
+        attention_mla(w, i);
+        return;
+    }
+    uint64_t hd = kvb__head_dim(m);
+    uint64_t q = m->num_attention_heads * hd, kv = m->num_key_value_heads * hd;
+    bool qkv_bias = has(m, KVB_MODEL_ATTN_QKV_BIAS);
+    if (has(m, KVB_MODEL_FUSED_QKV)) {
+        linear(w, KVB_ROLE_ATTN_QKV, i, KVB_SPLIT_KV_HEADS, 1, q + 2 * kv,
+               m->hidden_size, qkv_bias);
+    } else {
+        linear(w, KVB_ROLE_ATTN_Q, i, KVB_SPLIT_COLUMN, 1, q, m->hidden_size,
+               qkv_bias);
+        linear(w, KVB_ROLE_ATTN_K, i, KVB_SPLIT_KV_HEADS, 1, kv,
+               m->hidden_size, qkv_bias);
+        linear(w, KVB_ROLE_ATTN_V, i, KVB_SPLIT_KV_HEADS, 1, kv,
+               m->hidden_size, qkv_bias);
+    }
+    if (has(m, KVB_MODEL_QK_NORM)) {
+        emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, hd, 1,
+             KVB_ROLE_ATTN_Q, 0);
+        emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, hd, 1,
+             KVB_ROLE_ATTN_K, 0);
+    }
+    linear(w, KVB_ROLE_ATTN_O, i, KVB_SPLIT_ROW, 1, m->hidden_size, q,
+           has(m, KVB_MODEL_ATTN_O_BIAS));
+    if (has(m, KVB_MODEL_ATTN_SINKS))
+        emit(w, KVB_ROLE_SINKS, i, KVB_SPLIT_COLUMN, 1,
+             m->num_attention_heads, 1, KVB_ROLE_SINKS, 0);
+}
+
+/* gate/up/down (or fc1/fc2) of `experts` stacked MLPs of width `width`. */
+static void mlp(walker *w, int32_t i, uint64_t experts, uint64_t width,
+                int32_t gate, int32_t up, int32_t down)
+{
+    const kvb_model *m = w->m;
+    bool bias = has(m, KVB_MODEL_MLP_BIAS);
+    if (!has(m, KVB_MODEL_MLP_NO_GATE)) {
+        if (gate == KVB_ROLE_MLP_GATE && has(m, KVB_MODEL_FUSED_GATE_UP)) {
+            linear(w, KVB_ROLE_MLP_GATE_UP, i, KVB_SPLIT_COLUMN, experts,
+                   2 * width, m->hidden_size, bias);
+        } else if (gate == KVB_ROLE_EXPERT_GATE &&
+                   has(m, KVB_MODEL_FUSED_GATE_UP)) {
+            /* gpt-oss stores gate and up of the experts as one tensor;
+             * the bytes are the same, only the walk is one entry longer. */
+            linear(w, gate, i, KVB_SPLIT_COLUMN, experts, width,
+                   m->hidden_size, bias);
+            linear(w, up, i, KVB_SPLIT_COLUMN, experts, width,
+                   m->hidden_size, bias);
+        } else {
+            linear(w, gate, i, KVB_SPLIT_COLUMN, experts, width,
+                   m->hidden_size, bias);
+            linear(w, up, i, KVB_SPLIT_COLUMN, experts, width,
+                   m->hidden_size, bias);
+        }
+    } else {
+        linear(w, up, i, KVB_SPLIT_COLUMN, experts, width, m->hidden_size,
+               bias);
+    }
+    /* Expert down-projection biases stay whole on every rank. */
+    linear(w, down, i, KVB_SPLIT_ROW, experts, m->hidden_size, width, bias);
+}
+
+static void moe(walker *w, int32_t i)
+{
+    const kvb_model *m = w->m;
+    linear(w, KVB_ROLE_ROUTER, i, KVB_SPLIT_REPLICATED, 1, m->num_experts,
+           m->hidden_size, false);
+    if (has(m, KVB_MODEL_ROUTER_BIAS) || has(m, KVB_MODEL_ROUTER_SCORE_BIAS))
+        emit(w, KVB_ROLE_ROUTER_BIAS, i, KVB_SPLIT_REPLICATED, 1,
+             m->num_experts, 1, KVB_ROLE_ROUTER, 0);
+    mlp(w, i, m->num_experts, m->moe_intermediate_size, KVB_ROLE_EXPERT_GATE,
+        KVB_ROLE_EXPERT_UP, KVB_ROLE_EXPERT_DOWN);
+    uint64_t shared = kvb__shared_width(m);
+    if (shared)
+        mlp(w, i, 1, shared, KVB_ROLE_SHARED_GATE, KVB_ROLE_SHARED_UP,
+            KVB_ROLE_SHARED_DOWN);
+    if (shared && has(m, KVB_MODEL_SHARED_EXPERT_GATE))
+        linear(w, KVB_ROLE_SHARED_EXPERT_GATE, i, KVB_SPLIT_REPLICATED, 1, 1,
+               m->hidden_size, false);
+}
+
+static void layer(walker *w, uint32_t i)
+{
+    const kvb_model *m = w->m;
+    int32_t li = (int32_t)i;
+    norm(w, li, m->hidden_size, 0); /* input norm */
+    attention(w, li);
+    if (!has(m, KVB_MODEL_PARALLEL_ATTN))
+        norm(w, li, m->hidden_size, 1); /* post-attention norm */
+    if (has(m, KVB_MODEL_SANDWICH_NORM)) {
+        norm(w, li, m->hidden_size, 2); /* pre-feedforward */
+        norm(w, li, m->hidden_size, 3); /* post-feedforward */
+    }
+    if (kvb__layer_is_moe(m, i))
+        moe(w, li);
+    else
+        mlp(w, li, 1, m->intermediate_size, KVB_ROLE_MLP_GATE,
+            KVB_ROLE_MLP_UP, KVB_ROLE_MLP_DOWN);
+}
+
+int kvb__inventory_walk_range(const kvb_model *m, uint32_t first,
+                              uint32_t last, unsigned globals,
+                              kvb__tensor_fn fn, void *ctx)
+{
+    walker w = {m, fn, ctx, 0};
+    if (globals & KVB__WALK_EMBED) {
+        emit(&w, KVB_ROLE_EMBED, -1, KVB_SPLIT_VOCAB, 1, m->vocab_size,
+             m->hidden_size, KVB_ROLE_EMBED, 0);
+        emit(&w, KVB_ROLE_POS_EMBED, -1, KVB_SPLIT_REPLICATED, 1,
+             m->position_embedding_rows, m->hidden_size, KVB_ROLE_POS_EMBED,
+             0);
+    }
+    for (uint32_t i = first; i < last && !w.stop; i++)
+        layer(&w, i);
+    if (globals & KVB__WALK_HEAD) {
+        norm(&w, -1, m->hidden_size, 0); /* final norm */
+        if (!m->tie_word_embeddings || !(globals & KVB__WALK_EMBED))
+            emit(&w, KVB_ROLE_LM_HEAD, -1, KVB_SPLIT_VOCAB, 1, m->vocab_size,
+                 m->hidden_size, KVB_ROLE_LM_HEAD, 0);
+    }
+    return w.stop;
+}
+
+int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx)
+{
+    return kvb__inventory_walk_range(m, 0, m->num_hidden_layers,
+                                     KVB__WALK_EMBED | KVB__WALK_HEAD, fn,
+                                     ctx);
+}
+
+/* ---- names ---- */
+
+static const char *role_suffix(const kvb_model *m, int32_t role)
+{
+    bool falcon = m->arch == KVB_ARCH_FALCON || m->arch == KVB_ARCH_GPT_NEOX;
+    bool opt = m->arch == KVB_ARCH_OPT;
+    switch (role) {
+    case KVB_ROLE_ATTN_Q: return "self_attn.q_proj";
+    case KVB_ROLE_ATTN_K: return "self_attn.k_proj";
+    case KVB_ROLE_ATTN_V: return "self_attn.v_proj";
+    case KVB_ROLE_ATTN_QKV:
+        return falcon ? "self_attention.query_key_value" : "self_attn.qkv_proj";
+    case KVB_ROLE_ATTN_O:
+        return falcon ? "self_attention.dense"
+                      : opt ? "self_attn.out_proj" : "self_attn.o_proj";
+    case KVB_ROLE_MLA_Q_A: return "self_attn.q_a_proj";
+    case KVB_ROLE_MLA_Q_B: return "self_attn.q_b_proj";
+    case KVB_ROLE_MLA_KV_A: return "self_attn.kv_a_proj_with_mqa";
+    case KVB_ROLE_MLA_KV_B: return "self_attn.kv_b_proj";
+    case KVB_ROLE_MLP_GATE: return "mlp.gate_proj";
+    case KVB_ROLE_MLP_UP:
+        return falcon ? "mlp.dense_h_to_4h" : opt ? "fc1" : "mlp.up_proj";
+    case KVB_ROLE_MLP_GATE_UP: return "mlp.gate_up_proj";
+    case KVB_ROLE_MLP_DOWN:
+        return falcon ? "mlp.dense_4h_to_h" : opt ? "fc2" : "mlp.down_proj";
+    case KVB_ROLE_ROUTER: return "mlp.gate";
+    case KVB_ROLE_EXPERT_GATE: return "mlp.experts.gate_proj";
+    case KVB_ROLE_EXPERT_UP: return "mlp.experts.up_proj";
+    case KVB_ROLE_EXPERT_DOWN: return "mlp.experts.down_proj";
+    case KVB_ROLE_SHARED_GATE: return "mlp.shared_experts.gate_proj";
+    case KVB_ROLE_SHARED_UP: return "mlp.shared_experts.up_proj";
+    case KVB_ROLE_SHARED_DOWN: return "mlp.shared_experts.down_proj";
+    case KVB_ROLE_SHARED_EXPERT_GATE: return "mlp.shared_expert_gate";
+    case KVB_ROLE_SINKS: return "self_attn.sinks";
+    default: return "";
+    }
+}
+
+static const char *layer_norm_name(const kvb_model *m, uint32_t ordinal)
+{
+    static const char *const hf[] = {
+        "input_layernorm", "post_attention_layernorm",
+        "pre_feedforward_layernorm", "post_feedforward_layernorm"};
+    static const char *const opt[] = {"self_attn_layer_norm",
+                                      "final_layer_norm", "", ""};
+    return (m->arch == KVB_ARCH_OPT ? opt : hf)[ordinal & 3];
+}
+
+static void norm_name(const kvb_model *m, const kvb__tdesc *t,
+                      const char *prefix, char *buf, size_t cap)
+{
+    const char *kind = (t->ordinal & 1) ? "bias" : "weight";
+    if (t->of_role == KVB_ROLE_ATTN_Q || t->of_role == KVB_ROLE_ATTN_K) {
+        snprintf(buf, cap, "%s.self_attn.%s_norm.weight", prefix,
+                 t->of_role == KVB_ROLE_ATTN_Q ? "q" : "k");
+    } else if (t->of_role == KVB_ROLE_MLA_Q_A ||
+               t->of_role == KVB_ROLE_MLA_KV_A) {
+        snprintf(buf, cap, "%s.self_attn.%s_layernorm.weight", prefix,
+                 t->of_role == KVB_ROLE_MLA_Q_A ? "q_a" : "kv_a");
+    } else if (t->layer < 0) {
+        snprintf(buf, cap, "%s.%s", prefix, kind);
+    } else {
+        snprintf(buf, cap, "%s.%s.%s", prefix,
+                 layer_norm_name(m, t->ordinal / 2), kind);
+    }
+}
+
+void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
+                      size_t cap)
+{
+    bool opt = m->arch == KVB_ARCH_OPT;
+    const char *root = opt ? "model.decoder" : "model";
+    char prefix[48];
+    if (t->layer >= 0)
+        snprintf(prefix, sizeof prefix, "%s.layers.%d", root, t->layer);
+    else
+        snprintf(prefix, sizeof prefix, "%s.%s", root,
+                 opt ? "final_layer_norm" : "norm");
+    switch (t->role) {
+    case KVB_ROLE_EMBED:
+        snprintf(buf, cap, "%s.embed_tokens.weight", root);
+        return;
+    case KVB_ROLE_POS_EMBED:
+        snprintf(buf, cap, "%s.embed_positions.weight", root);
+        return;
+    case KVB_ROLE_LM_HEAD:
+        snprintf(buf, cap, "lm_head.weight");
+        return;
+    case KVB_ROLE_NORM:
+        norm_name(m, t, prefix, buf, cap);
+        return;
+    case KVB_ROLE_BIAS:
+        snprintf(buf, cap, "%s.%s.bias", prefix, role_suffix(m, t->of_role));
+        return;
+    case KVB_ROLE_ROUTER_BIAS:
+        snprintf(buf, cap, "%s.mlp.gate.%s", prefix,
+                 (m->flags & KVB_MODEL_ROUTER_SCORE_BIAS)
+                     ? "e_score_correction_bias"
+                     : "bias");
+        return;
+    default:
+        snprintf(buf, cap, "%s.%s.weight", prefix, role_suffix(m, t->role));
+        return;
+    }
+}
+
+/* ---- public access ---- */
+
+typedef struct index_ctx {
+    size_t want, seen;
+    kvb__tdesc found;
+} index_ctx;
+
+static int pick_index(void *vctx, const kvb__tdesc *t)
+{
+    index_ctx *c = vctx;
+    if (c->seen++ == c->want) {
+        c->found = *t;
+        return 1;
+    }
+    return 0;
+}
+
+kvb_status kvb_model_tensor_count(const kvb_model *model, size_t *count,
+                                  kvb_error *err)
+{
+    if (!count)
+        return kvb__fail(err, KVB_EINVAL, "count", "count must not be NULL");
+    kvb_model m;
+    kvb_status st = kvb__model_load(model, &m, err);
+    if (st)
+        return st;
+    index_ctx c = {SIZE_MAX, 0, {0}};
+    kvb__inventory_walk(&m, pick_index, &c);
+    *count = c.seen;
+    return KVB_OK;
+}
+
+/* The llama.cpp mixes count attn_v tensors in file order, so the storage
+ * of tensor N depends on the walk up to N: replay it. */
+typedef struct storage_ctx {
+    kvb__quant_ctx qc;
+    size_t want, seen;
+    kvb__tdesc found;
+    int32_t storage;
+} storage_ctx;
+
+static int pick_with_storage(void *vctx, const kvb__tdesc *t)
+{
+    storage_ctx *c = vctx;
+    int32_t storage = kvb__storage_for(&c->qc, t);
+    if (c->seen++ != c->want)
+        return 0;
+    c->found = *t;
+    c->storage = storage;
+    return 1;
+}
+
+kvb_status kvb_model_tensor_get(const kvb_model *model, const kvb_quant *quant,
+                                size_t index, kvb_tensor *tensor,
+                                kvb_error *err)
+{
+    kvb_model m;
+    kvb_quant q;
+    kvb_tensor out;
+    kvb_status st = kvb__model_load(model, &m, err);
+    if (!st)
+        st = kvb__quant_load(quant, &q, err);
+    if (!st)
+        st = kvb__struct_in(tensor, sizeof out, &out, "tensor", err);
+    if (st)
+        return st;
+    storage_ctx c = {{0}, index, 0, {0}, 0};
+    kvb__quant_ctx_init(&c.qc, &m, &q);
+    if (!kvb__inventory_walk(&m, pick_with_storage, &c))
+        return kvb__fail(err, KVB_ERANGE, "index",
+                         "index (%zu) is past the last tensor; allowed: "
+                         "0..%zu", index, c.seen ? c.seen - 1 : 0);
+    const kvb__tdesc *t = &c.found;
+    kvb__tensor_name(&m, t, out.name, sizeof out.name);
+    out.role = t->role;
+    out.layer = t->layer;
+    out.experts = t->experts;
+    out.rows = t->rows;
+    out.cols = t->cols;
+    out.params = t->experts * t->rows * t->cols;
+    out.storage = c.storage;
+    out.split = t->split;
+    st = kvb__storage_bytes(c.storage, &q, t->experts, t->rows, t->cols,
+                            &out.bytes);
+    if (st)
+        return kvb__fail(err, st, "quant.method",
+                         "quant.method (%s) cannot store %s (%llu x %llu)",
+                         kvb_quant_method_name(q.method), out.name,
+                         (unsigned long long)t->rows,
+                         (unsigned long long)t->cols);
+    kvb__struct_out(&out, sizeof out, tensor);
+    return KVB_OK;
+}

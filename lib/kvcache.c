@@ -1,0 +1,114 @@
+/*
+ * kvcache.c -- KV-cache bytes per token, pages, and vLLM's KV-cache groups.
+ * vLLM: vllm/v1/kv_cache_interface.py (page sizes, max_memory_usage_bytes)
+ * and vllm/v1/core/kv_cache_utils.py (grouping); see docs/model.md#kv.
+ */
+#include "internal.h"
+
+/* Elements one layer caches per token on one rank. */
+static uint64_t layer_elems_per_token(const kvb_model *m, uint32_t tp)
+{
+    if (kvb__is_mla(m)) /* one latent, shared by all heads, on every rank */
+        return (uint64_t)m->kv_lora_rank + m->qk_rope_head_dim;
+    return 2 * kvb__kv_heads_per_rank(m, tp) * kvb__head_dim(m);
+}
+
+kvb_status kvb_kv_bytes_per_token(const kvb_model *model,
+                                  const kvb_quant *quant,
+                                  uint32_t tensor_parallel_size,
+                                  uint32_t pipeline_parallel_size,
+                                  uint64_t *whole, uint64_t *per_gpu,
+                                  kvb_error *err)
+{
+    kvb_model m;
+    kvb_quant q;
+    if (!whole)
+        return kvb__fail(err, KVB_EINVAL, "whole", "whole must not be NULL");
+    kvb_status st = kvb__model_load(model, &m, err);
+    if (!st)
+        st = kvb__quant_load(quant, &q, err);
+    if (!st)
+        st = kvb__check_u64(err, "serving.tensor_parallel_size",
+                            tensor_parallel_size);
+    if (!st)
+        st = kvb__check_u64(err, "serving.pipeline_parallel_size",
+                            pipeline_parallel_size);
+    if (st)
+        return st;
+    uint64_t b = kvb__dtype_bytes(kvb__kv_dtype(&m, &q));
+    uint64_t unsplit = kvb__is_mla(&m) ? layer_elems_per_token(&m, 1)
+                                       : 2 * (uint64_t)m.num_key_value_heads *
+                                             kvb__head_dim(&m);
+    *whole = unsplit * b * m.num_hidden_layers;
+    if (per_gpu) {
+        uint32_t pp = pipeline_parallel_size, most = 0;
+        if (pp > m.num_hidden_layers)
+            pp = m.num_hidden_layers;
+        for (uint32_t s = 0; s < pp; s++) {
+            uint32_t first, last;
+            kvb__pp_layers(m.num_hidden_layers, s, pp, &first, &last);
+            if (last - first > most)
+                most = last - first;
+        }
+        *per_gpu = layer_elems_per_token(&m, tensor_parallel_size) * b * most;
+    }
+    return KVB_OK;
+}
+
+void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
+                        uint32_t first, uint32_t last, uint32_t block_size,
+                        bool hybrid, kvb__kv_stage *ks)
+{
+    *ks = (kvb__kv_stage){{0}, 0, 0, m->sliding_window,
+                          m->attention_chunk_size, 0, {0}, 0};
+    for (uint32_t i = first; i < last; i++)
+        ks->layers[hybrid ? kvb__layer_attn(m, i) : KVB__ATTN_FULL]++;
+    uint64_t elems = layer_elems_per_token(m, tp);
+    uint64_t b = kvb__dtype_bytes(kvb__kv_dtype(m, q));
+    ks->page_bytes = (uint64_t)block_size * elems * b;
+    ks->token_bytes = elems * b * (last - first);
+
+    /* _get_kv_cache_groups_uniform_page_size: groups of equal size, the
+     * smallest layer count, unless the largest is under 1.5x of it. */
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (int k = 0; k < 3; k++) {
+        if (!ks->layers[k])
+            continue;
+        lo = ks->layers[k] < lo ? ks->layers[k] : lo;
+        hi = ks->layers[k] > hi ? ks->layers[k] : hi;
+    }
+    if (hi == 0)
+        return; /* attention-free stage */
+    ks->group_size = (double)hi < 1.5 * (double)lo ? hi : lo;
+    for (int k = 0; k < 3; k++) {
+        ks->groups[k] =
+            (uint32_t)kvb__cdiv(ks->layers[k], ks->group_size);
+        ks->n_groups += ks->groups[k];
+    }
+}
+
+/* max_memory_usage_bytes of one layer, in blocks (FullAttentionSpec,
+ * SlidingWindowSpec, ChunkedLocalAttentionSpec). */
+uint64_t kvb__kv_blocks_per_layer(const kvb__kv_stage *ks, int kind,
+                                  uint64_t len, uint64_t mnbt,
+                                  uint32_t block_size)
+{
+    switch (kind) {
+    case KVB__ATTN_SLIDING:
+        return kvb__cdiv(kvb__min(ks->window - 1 + mnbt, len), block_size) + 1;
+    case KVB__ATTN_CHUNKED:
+        return kvb__cdiv(kvb__min(ks->chunk + mnbt, len), block_size);
+    default:
+        return kvb__cdiv(len, block_size);
+    }
+}
+
+uint64_t kvb__kv_blocks_per_request(const kvb__kv_stage *ks, uint64_t len,
+                                    uint64_t mnbt, uint32_t block_size)
+{
+    uint64_t blocks = 0;
+    for (int k = 0; k < 3; k++)
+        blocks += ks->groups[k] *
+                  kvb__kv_blocks_per_layer(ks, k, len, mnbt, block_size);
+    return blocks;
+}

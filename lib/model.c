@@ -1,0 +1,362 @@
+/*
+ * model.c -- the model architecture: defaults, validation, layer layout.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+kvb_status kvb_model_init(kvb_model *model, size_t struct_size)
+{
+    kvb_status st =
+        kvb__struct_init(model, struct_size, sizeof *model, "model");
+    if (st == KVB_OK) {
+        model->arch = KVB_ARCH_GENERIC;
+        model->dtype = KVB_DTYPE_BF16;
+    }
+    return st;
+}
+
+/* ---- names ---- */
+
+typedef struct name_row {
+    int32_t value;
+    const char *name;
+} name_row;
+
+/* First row of each value is its canonical name; later rows are aliases
+ * (Hugging Face model_type spellings). */
+static const name_row arch_names[] = {
+    {KVB_ARCH_GENERIC, "generic"},     {KVB_ARCH_LLAMA, "llama"},
+    {KVB_ARCH_LLAMA4, "llama4"},       {KVB_ARCH_LLAMA4, "llama4_text"},
+    {KVB_ARCH_MISTRAL, "mistral"},     {KVB_ARCH_MIXTRAL, "mixtral"},
+    {KVB_ARCH_QWEN2, "qwen2"},         {KVB_ARCH_QWEN3, "qwen3"},
+    {KVB_ARCH_QWEN3_MOE, "qwen3_moe"}, {KVB_ARCH_GEMMA2, "gemma2"},
+    {KVB_ARCH_GEMMA3, "gemma3"},       {KVB_ARCH_GEMMA3, "gemma3_text"},
+    {KVB_ARCH_PHI3, "phi3"},           {KVB_ARCH_DEEPSEEK_V3, "deepseek_v3"},
+    {KVB_ARCH_DEEPSEEK_V3, "deepseek_v2"}, {KVB_ARCH_GPT_OSS, "gpt_oss"},
+    {KVB_ARCH_FALCON, "falcon"},       {KVB_ARCH_OPT, "opt"},
+    {KVB_ARCH_GPT_NEOX, "gpt_neox"},   {KVB_ARCH_QWEN2_MOE, "qwen2_moe"},
+};
+
+static const name_row dtype_names[] = {
+    {KVB_DTYPE_AUTO, "auto"},      {KVB_DTYPE_FP32, "fp32"},
+    {KVB_DTYPE_FP32, "float32"},   {KVB_DTYPE_FP32, "float"},
+    {KVB_DTYPE_FP16, "fp16"},      {KVB_DTYPE_FP16, "float16"},
+    {KVB_DTYPE_FP16, "half"},      {KVB_DTYPE_BF16, "bf16"},
+    {KVB_DTYPE_BF16, "bfloat16"},  {KVB_DTYPE_FP8, "fp8"},
+    {KVB_DTYPE_FP8, "fp8_e4m3"},   {KVB_DTYPE_FP8, "float8_e4m3fn"},
+};
+
+static const char *name_of(const name_row *rows, size_t n, int value)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].value == value)
+            return rows[i].name;
+    return NULL;
+}
+
+static kvb_status find_name(const name_row *rows, size_t n, const char *name,
+                            int32_t *out, const char *field, kvb_error *err)
+{
+    if (!name || !out)
+        return kvb__fail(err, KVB_EINVAL, field, "%s: name and out must not "
+                                                 "be NULL", field);
+    for (size_t i = 0; i < n; i++) {
+        if (kvb__strcasecmp(rows[i].name, name) == 0) {
+            *out = rows[i].value;
+            return KVB_OK;
+        }
+    }
+    return kvb__fail(err, KVB_ENOTFOUND, field, "%s (%s) is not known",
+                     field, name);
+}
+
+const char *kvb_arch_name(int arch)
+{
+    return name_of(arch_names, KVB__ARRAY_LEN(arch_names), arch);
+}
+
+kvb_status kvb_arch_find(const char *name, int32_t *arch, kvb_error *err)
+{
+    return find_name(arch_names, KVB__ARRAY_LEN(arch_names), name, arch,
+                     "model.arch", err);
+}
+
+const char *kvb_dtype_name(int dtype)
+{
+    return name_of(dtype_names, KVB__ARRAY_LEN(dtype_names), dtype);
+}
+
+kvb_status kvb_dtype_find(const char *name, int32_t *dtype, kvb_error *err)
+{
+    return find_name(dtype_names, KVB__ARRAY_LEN(dtype_names), name, dtype,
+                     "dtype", err);
+}
+
+uint32_t kvb__dtype_bytes(int32_t dtype)
+{
+    switch (dtype) {
+    case KVB_DTYPE_FP32:
+        return 4;
+    case KVB_DTYPE_FP8:
+        return 1;
+    default:
+        return 2;
+    }
+}
+
+int32_t kvb__act_dtype(const kvb_model *m, const kvb_quant *q)
+{
+    if (q && q->dtype != KVB_DTYPE_AUTO)
+        return q->dtype;
+    if (q && q->method == KVB_QUANT_FP32)
+        return KVB_DTYPE_FP32;
+    return m->dtype == KVB_DTYPE_AUTO ? KVB_DTYPE_BF16 : m->dtype;
+}
+
+int32_t kvb__kv_dtype(const kvb_model *m, const kvb_quant *q)
+{
+    if (q && q->kv_cache_dtype != KVB_DTYPE_AUTO)
+        return q->kv_cache_dtype;
+    return kvb__act_dtype(m, q);
+}
+
+/* ---- layer layout ---- */
+
+uint64_t kvb__head_dim(const kvb_model *m)
+{
+    if (m->head_dim)
+        return m->head_dim;
+    return m->hidden_size / m->num_attention_heads;
+}
+
+bool kvb__is_mla(const kvb_model *m)
+{
+    return m->kv_lora_rank != 0;
+}
+
+bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer)
+{
+    if (m->num_experts == 0 || layer < m->first_k_dense_replace)
+        return false;
+    return m->moe_layer_step <= 1 || (layer + 1) % m->moe_layer_step == 0;
+}
+
+/* Pattern p: layer i is global iff (i+1) % p == 0; p == 0: none global. */
+static bool is_global(uint32_t pattern, uint32_t layer)
+{
+    return pattern != 0 && (layer + 1) % pattern == 0;
+}
+
+kvb__attn_kind kvb__layer_attn(const kvb_model *m, uint32_t layer)
+{
+    if (m->sliding_window && !is_global(m->sliding_window_pattern, layer))
+        return KVB__ATTN_SLIDING;
+    if (m->attention_chunk_size &&
+        !is_global(m->attention_chunk_pattern, layer))
+        return KVB__ATTN_CHUNKED;
+    return KVB__ATTN_FULL;
+}
+
+uint64_t kvb__shared_width(const kvb_model *m)
+{
+    uint64_t one = m->shared_expert_intermediate_size
+                       ? m->shared_expert_intermediate_size
+                       : m->moe_intermediate_size;
+    return (uint64_t)m->num_shared_experts * one;
+}
+
+/* ---- validation ---- */
+
+typedef struct u64_field {
+    const char *name;
+    size_t offset;
+    size_t size;
+} u64_field;
+
+#define MF(f) {"model." #f, offsetof(kvb_model, f), sizeof(((kvb_model *)0)->f)}
+static const u64_field model_fields[] = {
+    MF(num_hidden_layers), MF(hidden_size), MF(num_attention_heads),
+    MF(num_key_value_heads), MF(head_dim), MF(intermediate_size),
+    MF(vocab_size), MF(max_position_embeddings),
+    MF(position_embedding_rows), MF(num_experts), MF(num_experts_per_tok),
+    MF(moe_intermediate_size), MF(num_shared_experts),
+    MF(shared_expert_intermediate_size), MF(first_k_dense_replace),
+    MF(moe_layer_step), MF(kv_lora_rank), MF(q_lora_rank),
+    MF(qk_rope_head_dim), MF(qk_nope_head_dim), MF(v_head_dim),
+    MF(sliding_window), MF(sliding_window_pattern), MF(attention_chunk_size),
+    MF(attention_chunk_pattern),
+};
+#undef MF
+
+static uint64_t field_value(const void *base, const u64_field *f)
+{
+    const unsigned char *p = (const unsigned char *)base + f->offset;
+    if (f->size == sizeof(uint32_t)) {
+        uint32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static kvb_status check_ranges(const kvb_model *m, kvb_error *err)
+{
+    for (size_t i = 0; i < KVB__ARRAY_LEN(model_fields); i++) {
+        kvb_status st = kvb__check_u64(err, model_fields[i].name,
+                                       field_value(m, &model_fields[i]));
+        if (st)
+            return st;
+    }
+    if (m->arch < 0 || m->arch >= KVB_ARCH_LAST_)
+        return kvb__fail(err, KVB_ERANGE, "model.arch",
+                         "model.arch (%d) is not a kvb_arch value; allowed: "
+                         "0..%d", m->arch, KVB_ARCH_LAST_ - 1);
+    if (m->dtype < 0 || m->dtype >= KVB_DTYPE_LAST_ ||
+        m->dtype == KVB_DTYPE_FP8)
+        return kvb__fail(err, KVB_ERANGE, "model.dtype",
+                         "model.dtype (%d) is not a checkpoint dtype; "
+                         "allowed: auto, fp32, fp16, bf16", m->dtype);
+    if (m->flags & ~KVB_MODEL_FLAGS_ALL_)
+        return kvb__fail(err, KVB_ERANGE, "model.flags",
+                         "model.flags (0x%x) has unknown bits; allowed: "
+                         "KVB_MODEL_* bits", m->flags);
+    if (m->tie_word_embeddings > 1)
+        return kvb__fail(err, KVB_ERANGE, "model.tie_word_embeddings",
+                         "model.tie_word_embeddings (%u) is not a boolean; "
+                         "allowed: 0, 1", m->tie_word_embeddings);
+    return KVB_OK;
+}
+
+static kvb_status check_attention(const kvb_model *m, kvb_error *err)
+{
+    if (m->num_attention_heads % m->num_key_value_heads != 0)
+        return kvb__fail(err, KVB_EINVAL, "model.num_key_value_heads",
+                         "model.num_key_value_heads (%u) does not divide "
+                         "num_attention_heads (%u); allowed: a divisor",
+                         m->num_key_value_heads, m->num_attention_heads);
+    if (!m->head_dim && !kvb__is_mla(m) &&
+        m->hidden_size % m->num_attention_heads != 0)
+        return kvb__fail(err, KVB_EINVAL, "model.head_dim",
+                         "model.head_dim (0) cannot be derived: hidden_size "
+                         "(%llu) is not a multiple of num_attention_heads "
+                         "(%u); allowed: set head_dim",
+                         (unsigned long long)m->hidden_size,
+                         m->num_attention_heads);
+    if (kvb__is_mla(m) &&
+        (!m->qk_rope_head_dim || !m->qk_nope_head_dim || !m->v_head_dim))
+        return kvb__fail(err, KVB_EINVAL, "model.qk_rope_head_dim",
+                         "model.kv_lora_rank (%u) needs qk_rope_head_dim, "
+                         "qk_nope_head_dim and v_head_dim; allowed: all > 0",
+                         m->kv_lora_rank);
+    return KVB_OK;
+}
+
+static kvb_status check_mlp(const kvb_model *m, kvb_error *err)
+{
+    bool any_dense = false;
+    for (uint32_t i = 0; i < m->num_hidden_layers && !any_dense; i++)
+        any_dense = !kvb__layer_is_moe(m, i);
+    if (any_dense && m->intermediate_size == 0)
+        return kvb__fail(err, KVB_EINVAL, "model.intermediate_size",
+                         "model.intermediate_size (0) is needed by the "
+                         "dense layers; allowed: 1..%llu",
+                         (unsigned long long)1 << 22);
+    if (m->num_experts == 0)
+        return KVB_OK;
+    if (m->num_experts_per_tok == 0 ||
+        m->num_experts_per_tok > m->num_experts)
+        return kvb__fail(err, KVB_ERANGE, "model.num_experts_per_tok",
+                         "model.num_experts_per_tok (%u) must be within the "
+                         "experts; allowed: 1..%u",
+                         m->num_experts_per_tok, m->num_experts);
+    if (m->moe_intermediate_size == 0)
+        return kvb__fail(err, KVB_EINVAL, "model.moe_intermediate_size",
+                         "model.moe_intermediate_size (0) is needed with "
+                         "num_experts (%u); allowed: 1..%llu",
+                         m->num_experts, (unsigned long long)1 << 22);
+    return KVB_OK;
+}
+
+/* Every product the inventory forms must fit in uint64_t. */
+static kvb_status check_products(const kvb_model *m, kvb_error *err)
+{
+    uint64_t widest = kvb__max(m->intermediate_size, m->hidden_size);
+    widest = kvb__max(widest, m->vocab_size);
+    widest = kvb__max(widest, kvb__head_dim(m) * m->num_attention_heads);
+    uint64_t per_expert = 0, layer = 0, all = 0;
+    uint64_t experts = kvb__max(1, (uint64_t)m->num_experts + 1);
+    if (kvb__mul_ok(widest, kvb__max(m->hidden_size, m->kv_lora_rank + 1) * 4,
+                    &per_expert) &&
+        kvb__mul_ok(per_expert, experts * 4, &layer) &&
+        kvb__mul_ok(layer, m->num_hidden_layers + 2, &all) &&
+        all < ((uint64_t)1 << 62))
+        return KVB_OK;
+    return kvb__fail(err, KVB_EOVERFLOW, "model",
+                     "model (%u layers x %llu wide x %u experts) is too "
+                     "large to count in 64 bits; allowed: smaller dimensions",
+                     m->num_hidden_layers, (unsigned long long)widest,
+                     m->num_experts);
+}
+
+kvb_status kvb_model_validate(const kvb_model *model, kvb_error *err)
+{
+    kvb_model m;
+    return kvb__model_load(model, &m, err);
+}
+
+kvb_status kvb__model_load(const kvb_model *in, kvb_model *out, kvb_error *err)
+{
+    kvb_status st = kvb__struct_in(in, sizeof *out, out, "model", err);
+    if (!st)
+        st = check_ranges(out, err);
+    if (!st)
+        st = check_attention(out, err);
+    if (!st)
+        st = check_mlp(out, err);
+    if (!st)
+        st = check_products(out, err);
+    return st;
+}
+
+/* ---- parameter counts ---- */
+
+typedef struct count_ctx {
+    const kvb_model *m;
+    uint64_t total, active;
+} count_ctx;
+
+static int count_tensor(void *vctx, const kvb__tdesc *t)
+{
+    count_ctx *c = vctx;
+    uint64_t one = t->rows * t->cols;
+    c->total += one * t->experts;
+    bool routed = t->experts > 1 || t->role == KVB_ROLE_EXPERT_GATE ||
+                  t->role == KVB_ROLE_EXPERT_UP ||
+                  t->role == KVB_ROLE_EXPERT_DOWN ||
+                  (t->role == KVB_ROLE_BIAS &&
+                   (t->of_role == KVB_ROLE_EXPERT_GATE ||
+                    t->of_role == KVB_ROLE_EXPERT_UP ||
+                    t->of_role == KVB_ROLE_EXPERT_DOWN));
+    c->active += routed ? one * c->m->num_experts_per_tok : one * t->experts;
+    return 0;
+}
+
+kvb_status kvb_model_param_count(const kvb_model *model, uint64_t *total,
+                                 uint64_t *active, kvb_error *err)
+{
+    if (!total)
+        return kvb__fail(err, KVB_EINVAL, "total", "total must not be NULL");
+    kvb_model m;
+    kvb_status st = kvb__model_load(model, &m, err);
+    if (st)
+        return st;
+    count_ctx c = {&m, 0, 0};
+    kvb__inventory_walk(&m, count_tensor, &c);
+    *total = c.total;
+    if (active)
+        *active = c.active;
+    return KVB_OK;
+}

@@ -1,0 +1,612 @@
+/*
+ * quant.c -- how each tensor is stored under a quantization scheme, and
+ * the weights bytes that follow: per tensor, per checkpoint, per GPU.
+ * Layouts: ../docs/model.md#weights (AWQ/GPTQ packing, GGUF blocks and
+ * llama.cpp's per-tensor mix rules, FP8 scales, MXFP4, bitsandbytes).
+ */
+#include "internal.h"
+
+#include <string.h>
+
+kvb_status kvb_quant_init(kvb_quant *quant, size_t struct_size)
+{
+    kvb_status st =
+        kvb__struct_init(quant, struct_size, sizeof *quant, "quant");
+    if (st == KVB_OK)
+        quant->group_size = 128;
+    return st;
+}
+
+/* ---- method names ---- */
+
+typedef struct method_row {
+    int32_t method;
+    const char *name;
+    const char *note;
+} method_row;
+
+/* First row per method is canonical; the rest are accepted spellings. */
+static const method_row methods[] = {
+    {KVB_QUANT_AUTO, "auto", "the checkpoint's own 16-bit weights"},
+    {KVB_QUANT_FP32, "fp32", "full precision; twice the memory of 16-bit"},
+    {KVB_QUANT_FP16, "fp16", "baseline quality"},
+    {KVB_QUANT_BF16, "bf16", "baseline quality"},
+    {KVB_QUANT_FP8, "fp8", "near-lossless; native on Ada/Hopper and newer"},
+    {KVB_QUANT_GPTQ_8, "gptq-8", "minimal quality loss"},
+    {KVB_QUANT_GPTQ_4, "gptq-4",
+     "slight degradation, mostly on complex reasoning"},
+    {KVB_QUANT_AWQ_4, "awq-4",
+     "slight degradation, mostly on complex reasoning"},
+    {KVB_QUANT_Q8_0, "q8_0", "near-lossless GGUF"},
+    {KVB_QUANT_Q6_K, "q6_k", "near-lossless GGUF"},
+    {KVB_QUANT_Q5_K_M, "q5_k_m", "small loss; a good GGUF default"},
+    {KVB_QUANT_Q4_K_M, "q4_k_m", "moderate loss; good for chat"},
+    {KVB_QUANT_Q4_0, "q4_0", "noticeable loss; legacy GGUF format"},
+    {KVB_QUANT_BNB_4, "bnb-4", "slight degradation; slow kernels in vLLM"},
+    {KVB_QUANT_MXFP4, "mxfp4", "the format gpt-oss was trained for"},
+    {KVB_QUANT_AUTO, "none", NULL},
+    {KVB_QUANT_FP16, "float16", NULL},
+    {KVB_QUANT_BF16, "bfloat16", NULL},
+    {KVB_QUANT_FP32, "float32", NULL},
+    {KVB_QUANT_FP8, "w8", NULL},
+    {KVB_QUANT_FP8, "fp8-w8", NULL},
+    {KVB_QUANT_GPTQ_8, "gptq8", NULL},
+    {KVB_QUANT_GPTQ_8, "gptq-int8", NULL},
+    {KVB_QUANT_GPTQ_4, "gptq", NULL},
+    {KVB_QUANT_GPTQ_4, "gptq4", NULL},
+    {KVB_QUANT_GPTQ_4, "gptq-int4", NULL},
+    {KVB_QUANT_AWQ_4, "awq", NULL},
+    {KVB_QUANT_AWQ_4, "awq4", NULL},
+    {KVB_QUANT_BNB_4, "bitsandbytes", NULL},
+    {KVB_QUANT_BNB_4, "bnb", NULL},
+    {KVB_QUANT_BNB_4, "nf4", NULL},
+};
+
+const char *kvb_quant_method_name(int method)
+{
+    for (size_t i = 0; i < KVB__ARRAY_LEN(methods); i++)
+        if (methods[i].method == method)
+            return methods[i].name;
+    return NULL;
+}
+
+const char *kvb_quant_method_note(int method)
+{
+    for (size_t i = 0; i < KVB__ARRAY_LEN(methods); i++)
+        if (methods[i].method == method && methods[i].note)
+            return methods[i].note;
+    return "unknown method";
+}
+
+kvb_status kvb_quant_method_find(const char *name, int32_t *method,
+                                 kvb_error *err)
+{
+    if (!name || !method)
+        return kvb__fail(err, KVB_EINVAL, "quant.method",
+                         "quant.method: name and method must not be NULL");
+    for (size_t i = 0; i < KVB__ARRAY_LEN(methods); i++) {
+        if (kvb__strcasecmp(methods[i].name, name) == 0) {
+            *method = methods[i].method;
+            return KVB_OK;
+        }
+    }
+    return kvb__fail(err, KVB_ENOTFOUND, "quant.method",
+                     "quant.method (%s) is not known; allowed: fp16, bf16, "
+                     "fp32, fp8, gptq-8, gptq-4, awq-4, q8_0, q6_k, q5_k_m, "
+                     "q4_k_m, q4_0, bnb-4, mxfp4",
+                     name);
+}
+
+kvb_status kvb__quant_load(const kvb_quant *in, kvb_quant *out, kvb_error *err)
+{
+    if (!in) {
+        KVB__CANNOT_FAIL(kvb_quant_init(out, sizeof *out));
+        return KVB_OK;
+    }
+    kvb_status st = kvb__struct_in(in, sizeof *out, out, "quant", err);
+    if (st)
+        return st;
+    if (out->method < 0 || out->method >= KVB_QUANT_LAST_)
+        return kvb__fail(err, KVB_ERANGE, "quant.method",
+                         "quant.method (%d) is not a kvb_quant_method; "
+                         "allowed: 0..%d", out->method, KVB_QUANT_LAST_ - 1);
+    if (out->dtype < 0 || out->dtype >= KVB_DTYPE_LAST_ ||
+        out->dtype == KVB_DTYPE_FP8)
+        return kvb__fail(err, KVB_ERANGE, "quant.dtype",
+                         "quant.dtype (%d) is not an activation dtype; "
+                         "allowed: auto, fp32, fp16, bf16", out->dtype);
+    if (out->kv_cache_dtype < 0 || out->kv_cache_dtype >= KVB_DTYPE_LAST_)
+        return kvb__fail(err, KVB_ERANGE, "quant.kv_cache_dtype",
+                         "quant.kv_cache_dtype (%d) is not a kvb_dtype; "
+                         "allowed: auto, fp32, fp16, bf16, fp8",
+                         out->kv_cache_dtype);
+    if (out->fp8_scale < 0 || out->fp8_scale >= KVB_FP8_SCALE_LAST_)
+        return kvb__fail(err, KVB_ERANGE, "quant.fp8_scale",
+                         "quant.fp8_scale (%d) is not a kvb_fp8_scale; "
+                         "allowed: 0..%d", out->fp8_scale,
+                         KVB_FP8_SCALE_LAST_ - 1);
+    if (out->flags & ~KVB_QUANT_FLAGS_ALL_)
+        return kvb__fail(err, KVB_ERANGE, "quant.flags",
+                         "quant.flags (0x%x) has unknown bits; allowed: "
+                         "KVB_QUANT_* bits", out->flags);
+    return kvb__check_u64(err, "quant.group_size", out->group_size);
+}
+
+/* ---- which storage each tensor gets ---- */
+
+static bool is_linear(int32_t role)
+{
+    switch (role) {
+    case KVB_ROLE_ATTN_Q: case KVB_ROLE_ATTN_K: case KVB_ROLE_ATTN_V:
+    case KVB_ROLE_ATTN_QKV: case KVB_ROLE_ATTN_O: case KVB_ROLE_MLA_Q_A:
+    case KVB_ROLE_MLA_Q_B: case KVB_ROLE_MLA_KV_A: case KVB_ROLE_MLA_KV_B:
+    case KVB_ROLE_MLP_GATE: case KVB_ROLE_MLP_UP: case KVB_ROLE_MLP_GATE_UP:
+    case KVB_ROLE_MLP_DOWN: case KVB_ROLE_EXPERT_GATE:
+    case KVB_ROLE_EXPERT_UP: case KVB_ROLE_EXPERT_DOWN:
+    case KVB_ROLE_SHARED_GATE: case KVB_ROLE_SHARED_UP:
+    case KVB_ROLE_SHARED_DOWN:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool is_down(int32_t role)
+{
+    return role == KVB_ROLE_MLP_DOWN || role == KVB_ROLE_EXPERT_DOWN ||
+           role == KVB_ROLE_SHARED_DOWN;
+}
+
+static bool is_attn_v_like(int32_t role)
+{
+    return role == KVB_ROLE_ATTN_V || role == KVB_ROLE_ATTN_QKV ||
+           role == KVB_ROLE_MLA_KV_B;
+}
+
+static int32_t float_storage(int32_t dtype)
+{
+    switch (dtype) {
+    case KVB_DTYPE_FP32: return KVB_STORAGE_F32;
+    case KVB_DTYPE_FP16: return KVB_STORAGE_F16;
+    default: return KVB_STORAGE_BF16;
+    }
+}
+
+void kvb__quant_ctx_init(kvb__quant_ctx *qc, const kvb_model *m,
+                         const kvb_quant *q)
+{
+    qc->model = m;
+    qc->quant = q;
+    qc->attn_v_seen = 0;
+    qc->attn_v_total = m->num_hidden_layers; /* one attn_v-like per layer */
+}
+
+/* llama.cpp's use_more_bits(i_layer, n_layers). */
+static bool use_more_bits(uint32_t i, uint32_t n)
+{
+    return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
+}
+
+static uint64_t ggml_block(int32_t storage)
+{
+    return storage >= KVB_STORAGE_Q4_K ? 256 : 32;
+}
+
+/* tensor_type_fallback: k-quants need rows of whole 256-element blocks. */
+static int32_t gguf_fallback(int32_t storage, uint64_t cols)
+{
+    if (cols % ggml_block(storage) != 0) {
+        switch (storage) {
+        case KVB_STORAGE_Q4_K: storage = KVB_STORAGE_Q5_0; break;
+        case KVB_STORAGE_Q5_K: storage = KVB_STORAGE_Q5_1; break;
+        case KVB_STORAGE_Q6_K: storage = KVB_STORAGE_Q8_0; break;
+        default: break;
+        }
+    }
+    return cols % 32 != 0 ? KVB_STORAGE_F16 : storage;
+}
+
+static int32_t gguf_base(int32_t method)
+{
+    switch (method) {
+    case KVB_QUANT_Q8_0: return KVB_STORAGE_Q8_0;
+    case KVB_QUANT_Q6_K: return KVB_STORAGE_Q6_K;
+    case KVB_QUANT_Q5_K_M: return KVB_STORAGE_Q5_K;
+    case KVB_QUANT_Q4_K_M: return KVB_STORAGE_Q4_K;
+    default: return KVB_STORAGE_Q4_0;
+    }
+}
+
+/* llama.cpp treats a 80-layer Llama/Qwen2 as "70B" and gives it more bits. */
+static bool gguf_is_70b(const kvb_model *m)
+{
+    return m->num_hidden_layers == 80 &&
+           (m->arch == KVB_ARCH_LLAMA || m->arch == KVB_ARCH_QWEN2 ||
+            m->arch == KVB_ARCH_GENERIC);
+}
+
+static int32_t gguf_attn_v(kvb__quant_ctx *qc, int32_t base)
+{
+    const kvb_model *m = qc->model;
+    int32_t method = qc->quant->method;
+    int32_t t = base;
+    uint32_t i = qc->attn_v_seen++;
+    if ((method == KVB_QUANT_Q4_K_M || method == KVB_QUANT_Q5_K_M) &&
+        use_more_bits(i, qc->attn_v_total))
+        t = KVB_STORAGE_Q6_K;
+    if (gguf_is_70b(m) && t == KVB_STORAGE_Q4_K)
+        t = KVB_STORAGE_Q5_K;
+    if (m->num_experts == 8)
+        t = KVB_STORAGE_Q8_0;
+    return t;
+}
+
+static int32_t gguf_down(const kvb__quant_ctx *qc, int32_t base, int32_t layer)
+{
+    const kvb_model *m = qc->model;
+    uint32_t i = (uint32_t)layer, n = m->num_hidden_layers;
+    switch (qc->quant->method) {
+    case KVB_QUANT_Q4_K_M:
+        if (m->arch == KVB_ARCH_FALCON)
+            return i < n / 16          ? KVB_STORAGE_Q6_K
+                   : use_more_bits(i, n) ? KVB_STORAGE_Q5_K
+                                         : KVB_STORAGE_Q4_K;
+        return use_more_bits(i, n) ? KVB_STORAGE_Q6_K : base;
+    case KVB_QUANT_Q5_K_M:
+        return use_more_bits(i, n) ? KVB_STORAGE_Q6_K : base;
+    default:
+        return base;
+    }
+}
+
+/* llama-quant.cpp's llama_tensor_get_type for the mixes we offer. */
+static int32_t gguf_storage(kvb__quant_ctx *qc, const kvb__tdesc *t)
+{
+    const kvb_model *m = qc->model;
+    int32_t base = gguf_base(qc->quant->method);
+    bool output = t->role == KVB_ROLE_LM_HEAD ||
+                  (t->role == KVB_ROLE_EMBED && m->tie_word_embeddings);
+    int32_t s = base;
+    if (output) {
+        if (m->arch == KVB_ARCH_FALCON || t->cols % ggml_block(base) != 0 ||
+            base == KVB_STORAGE_Q8_0)
+            s = KVB_STORAGE_Q8_0;
+        else
+            s = KVB_STORAGE_Q6_K;
+    } else if (t->role == KVB_ROLE_EMBED) {
+        s = base;
+    } else if (is_attn_v_like(t->role)) {
+        s = gguf_attn_v(qc, base);
+    } else if (t->role == KVB_ROLE_ATTN_K && m->num_experts == 8) {
+        s = KVB_STORAGE_Q8_0;
+    } else if (is_down(t->role)) {
+        s = gguf_down(qc, base, t->layer);
+    } else if (t->role == KVB_ROLE_ATTN_O && m->num_experts == 8 &&
+               qc->quant->method == KVB_QUANT_Q4_K_M) {
+        s = KVB_STORAGE_Q5_K;
+    }
+    return gguf_fallback(s, t->cols);
+}
+
+int32_t kvb__storage_for(kvb__quant_ctx *qc, const kvb__tdesc *t)
+{
+    const kvb_quant *q = qc->quant;
+    int32_t dtype = kvb__act_dtype(qc->model, q);
+    bool weight = t->cols > 1 && t->role != KVB_ROLE_NORM &&
+                  t->role != KVB_ROLE_BIAS && t->role != KVB_ROLE_SINKS &&
+                  t->role != KVB_ROLE_ROUTER_BIAS;
+    switch (q->method) {
+    case KVB_QUANT_FP32: return KVB_STORAGE_F32;
+    case KVB_QUANT_FP16: return KVB_STORAGE_F16;
+    case KVB_QUANT_BF16: return KVB_STORAGE_BF16;
+    case KVB_QUANT_AUTO: return float_storage(dtype);
+    case KVB_QUANT_FP8:
+        return is_linear(t->role) ? KVB_STORAGE_FP8 : float_storage(dtype);
+    case KVB_QUANT_GPTQ_8:
+        return is_linear(t->role) ? KVB_STORAGE_GPTQ_8 : KVB_STORAGE_F16;
+    case KVB_QUANT_GPTQ_4:
+        return is_linear(t->role) ? KVB_STORAGE_GPTQ_4 : KVB_STORAGE_F16;
+    case KVB_QUANT_AWQ_4:
+        return is_linear(t->role) ? KVB_STORAGE_AWQ_4 : KVB_STORAGE_F16;
+    case KVB_QUANT_BNB_4:
+        return is_linear(t->role) ? KVB_STORAGE_BNB_4 : float_storage(dtype);
+    case KVB_QUANT_MXFP4:
+        return t->experts > 1 && is_linear(t->role) ? KVB_STORAGE_MXFP4
+                                                    : float_storage(dtype);
+    default:
+        break;
+    }
+    /* GGUF: 1-D tensors, routers and positions stay F32 (convert script). */
+    if (!weight || t->role == KVB_ROLE_ROUTER ||
+        t->role == KVB_ROLE_POS_EMBED ||
+        t->role == KVB_ROLE_SHARED_EXPERT_GATE)
+        return KVB_STORAGE_F32;
+    return gguf_storage(qc, t);
+}
+
+/* ---- bytes of a stored tensor ---- */
+
+static kvb_status ggml_bytes(int32_t storage, uint64_t n, uint64_t cols,
+                             uint64_t *bytes)
+{
+    static const struct { int32_t s; uint64_t block, size; } t[] = {
+        {KVB_STORAGE_Q4_0, 32, 18}, {KVB_STORAGE_Q4_1, 32, 20},
+        {KVB_STORAGE_Q5_0, 32, 22}, {KVB_STORAGE_Q5_1, 32, 24},
+        {KVB_STORAGE_Q8_0, 32, 34}, {KVB_STORAGE_Q4_K, 256, 144},
+        {KVB_STORAGE_Q5_K, 256, 176}, {KVB_STORAGE_Q6_K, 256, 210},
+    };
+    for (size_t i = 0; i < KVB__ARRAY_LEN(t); i++) {
+        if (t[i].s != storage)
+            continue;
+        if (cols % t[i].block != 0)
+            return KVB_EUNSUPPORTED;
+        *bytes = n / t[i].block * t[i].size;
+        return KVB_OK;
+    }
+    return KVB_EINVAL;
+}
+
+/* AWQ GEMM / GPTQ: packed int32 weights, per-group zeros and FP16 scales,
+ * and (GPTQ) an int32 group index per input row. */
+static kvb_status packed_bytes(uint64_t rows, uint64_t cols, uint64_t group,
+                               uint64_t bits, bool g_idx, uint64_t *bytes)
+{
+    uint64_t g = group ? group : cols;
+    if (cols % g != 0 || (rows * bits) % 32 != 0 || (cols * bits) % 32 != 0)
+        return KVB_EUNSUPPORTED;
+    uint64_t groups = cols / g;
+    *bytes = rows * cols * bits / 8 + groups * rows * bits / 8 +
+             groups * rows * 2 + (g_idx ? 4 * cols : 0);
+    return KVB_OK;
+}
+
+/* bitsandbytes NF4: two codes per byte, an absmax per 64 elements (8-bit
+ * with a FP32 scale per 256 absmax values under double quantization), and
+ * the 16-entry FP32 code books. */
+static uint64_t bnb4_bytes(uint64_t n, bool double_quant)
+{
+    uint64_t blocks = kvb__cdiv(n, 64);
+    uint64_t b = kvb__cdiv(n, 2) + 16 * 4;
+    if (!double_quant)
+        return b + blocks * 4;
+    return b + blocks + kvb__cdiv(blocks, 256) * 4 + 4 + 16 * 4;
+}
+
+static uint64_t fp8_scale_bytes(int32_t kind, uint64_t rows, uint64_t cols)
+{
+    switch (kind) {
+    case KVB_FP8_SCALE_CHANNEL: return 4 * rows;
+    case KVB_FP8_SCALE_BLOCK128:
+        return 4 * kvb__cdiv(rows, 128) * kvb__cdiv(cols, 128);
+    default: return 4;
+    }
+}
+
+static kvb_status one_matrix(int32_t storage, const kvb_quant *q,
+                             uint64_t rows, uint64_t cols, uint64_t *bytes)
+{
+    uint64_t n = rows * cols;
+    switch (storage) {
+    case KVB_STORAGE_F32: *bytes = 4 * n; return KVB_OK;
+    case KVB_STORAGE_F16:
+    case KVB_STORAGE_BF16: *bytes = 2 * n; return KVB_OK;
+    case KVB_STORAGE_FP8:
+        *bytes = n + fp8_scale_bytes(q->fp8_scale, rows, cols);
+        return KVB_OK;
+    case KVB_STORAGE_AWQ_4:
+        if (rows % 8 != 0)
+            return KVB_EUNSUPPORTED;
+        return packed_bytes(rows, cols, q->group_size, 4, false, bytes);
+    case KVB_STORAGE_GPTQ_4:
+        return packed_bytes(rows, cols, q->group_size, 4, true, bytes);
+    case KVB_STORAGE_GPTQ_8:
+        return packed_bytes(rows, cols, q->group_size, 8, true, bytes);
+    case KVB_STORAGE_BNB_4:
+        *bytes = bnb4_bytes(n, !(q->flags & KVB_QUANT_BNB_NO_DOUBLE));
+        return KVB_OK;
+    case KVB_STORAGE_MXFP4:
+        if (cols % 32 != 0)
+            return KVB_EUNSUPPORTED;
+        *bytes = n / 32 * 17;
+        return KVB_OK;
+    default:
+        return ggml_bytes(storage, n, cols, bytes);
+    }
+}
+
+kvb_status kvb__storage_bytes(int32_t storage, const kvb_quant *q,
+                              uint64_t experts, uint64_t rows, uint64_t cols,
+                              uint64_t *bytes)
+{
+    uint64_t one = 0;
+    kvb_status st = one_matrix(storage, q, rows, cols, &one);
+    if (st)
+        return st;
+    return kvb__mul_ok(one, experts, bytes) ? KVB_OK : KVB_EOVERFLOW;
+}
+
+/* ---- the share of one rank ---- */
+
+uint64_t kvb__kv_heads_per_rank(const kvb_model *m, uint32_t tp)
+{
+    uint64_t h = m->num_key_value_heads / tp;
+    return h ? h : 1; /* vLLM replicates KV heads past their count */
+}
+
+static uint64_t qkv_rank_rows(const kvb_model *m, int32_t role, uint32_t tp)
+{
+    uint64_t hd = kvb__head_dim(m);
+    uint64_t kv = kvb__kv_heads_per_rank(m, tp) * hd;
+    if (role == KVB_ROLE_ATTN_QKV)
+        return kvb__cdiv(m->num_attention_heads, tp) * hd + 2 * kv;
+    return kv;
+}
+
+kvb_status kvb__tensor_rank_bytes(const kvb__tdesc *t, int32_t storage,
+                                  const kvb_model *m, const kvb_quant *q,
+                                  uint32_t tp, bool expert_parallel,
+                                  uint64_t *bytes)
+{
+    uint64_t experts = t->experts, rows = t->rows, cols = t->cols;
+    if (expert_parallel && experts > 1) {
+        experts = kvb__cdiv(experts, tp); /* whole experts per rank */
+    } else {
+        switch (t->split) {
+        case KVB_SPLIT_COLUMN: rows = kvb__cdiv(rows, tp); break;
+        case KVB_SPLIT_ROW: cols = kvb__cdiv(cols, tp); break;
+        case KVB_SPLIT_VOCAB:
+            rows = kvb__cdiv(kvb__round_up(rows, 64), tp);
+            break;
+        case KVB_SPLIT_KV_HEADS:
+            rows = qkv_rank_rows(
+                m, t->role == KVB_ROLE_BIAS ? t->of_role : t->role, tp);
+            break;
+        default: break;
+        }
+    }
+    return kvb__storage_bytes(storage, q, experts, rows, cols, bytes);
+}
+
+void kvb__pp_layers(uint32_t layers, uint32_t rank, uint32_t pp,
+                    uint32_t *first, uint32_t *last)
+{
+    /* vLLM get_pp_indices: the remainder goes one layer each to the
+     * stages [pp-1-rem, pp-2], i.e. counting back from the second-to-last. */
+    uint32_t base = layers / pp, rem = layers % pp;
+    uint32_t lo = pp - 1 - rem; /* first stage with an extra layer */
+    uint32_t before = rank > lo ? rank - lo : 0;
+    if (before > rem)
+        before = rem;
+    *first = rank * base + before;
+    *last = *first + base + (rank >= lo && rank + 1 < pp ? 1 : 0);
+}
+
+/* ---- weights ---- */
+
+typedef struct weigh_ctx {
+    kvb__quant_ctx qc;
+    uint32_t tp;
+    bool expert_parallel;
+    bool per_rank;
+    uint64_t bytes, params, quantized;
+    kvb_status st;
+    kvb__tdesc bad;
+} weigh_ctx;
+
+static bool is_quantized_storage(int32_t s)
+{
+    return s != KVB_STORAGE_F32 && s != KVB_STORAGE_F16 &&
+           s != KVB_STORAGE_BF16;
+}
+
+static int weigh(void *vctx, const kvb__tdesc *t)
+{
+    weigh_ctx *c = vctx;
+    int32_t storage = kvb__storage_for(&c->qc, t);
+    uint64_t b = 0, params = t->experts * t->rows * t->cols;
+    kvb_status st =
+        c->per_rank ? kvb__tensor_rank_bytes(t, storage, c->qc.model,
+                                             c->qc.quant, c->tp,
+                                             c->expert_parallel, &b)
+                    : kvb__storage_bytes(storage, c->qc.quant, t->experts,
+                                         t->rows, t->cols, &b);
+    if (!st && !kvb__add_ok(c->bytes, b, &c->bytes))
+        st = KVB_EOVERFLOW;
+    if (st) {
+        c->st = st;
+        c->bad = *t;
+        return 1;
+    }
+    c->params += params;
+    if (is_quantized_storage(storage))
+        c->quantized += params;
+    return 0;
+}
+
+static kvb_status weigh_fail(const kvb_model *m, const kvb_quant *q,
+                             const weigh_ctx *c, uint32_t tp, kvb_error *err)
+{
+    if (c->st == KVB_EOVERFLOW)
+        return kvb__fail(err, KVB_EOVERFLOW, "model",
+                         "model weights overflow 64 bits; allowed: smaller "
+                         "dimensions");
+    char name[96];
+    kvb__tensor_name(m, &c->bad, name, sizeof name);
+    return kvb__fail(err, KVB_EUNSUPPORTED, "quant.group_size",
+                     "quant.group_size (%u) does not fit %s (%llu x %llu, "
+                     "split %u ways) for %s; allowed: a group size and TP "
+                     "that divide its input features",
+                     q->group_size, name, (unsigned long long)c->bad.rows,
+                     (unsigned long long)c->bad.cols, tp,
+                     kvb_quant_method_name(q->method));
+}
+
+kvb_status kvb__stage_weights(const kvb_model *m, const kvb_quant *q,
+                              uint32_t tp, uint32_t pp, uint32_t stage,
+                              bool expert_parallel, uint64_t *bytes,
+                              kvb_error *err)
+{
+    uint32_t first, last;
+    kvb__pp_layers(m->num_hidden_layers, stage, pp, &first, &last);
+    unsigned globals = (stage == 0 ? KVB__WALK_EMBED : 0) |
+                       (stage + 1 == pp ? KVB__WALK_HEAD : 0);
+    weigh_ctx c = {{0}, tp, expert_parallel, true, 0, 0, 0, KVB_OK, {0}};
+    kvb__quant_ctx_init(&c.qc, m, q);
+    /* llama.cpp's attn_v counter runs over the whole file, not a stage. */
+    c.qc.attn_v_seen = first;
+    kvb__inventory_walk_range(m, first, last, globals, weigh, &c);
+    if (c.st)
+        return weigh_fail(m, q, &c, tp, err);
+    *bytes = c.bytes;
+    return KVB_OK;
+}
+
+kvb_status kvb_weights_init(kvb_weights *w, size_t struct_size)
+{
+    return kvb__struct_init(w, struct_size, sizeof *w, "weights");
+}
+
+kvb_status kvb_weights_compute(const kvb_model *model, const kvb_quant *quant,
+                               uint32_t tensor_parallel_size,
+                               uint32_t pipeline_parallel_size,
+                               kvb_weights *out, kvb_error *err)
+{
+    kvb_model m;
+    kvb_quant q;
+    kvb_weights w;
+    kvb_status st = kvb__model_load(model, &m, err);
+    if (!st)
+        st = kvb__quant_load(quant, &q, err);
+    if (!st)
+        st = kvb__struct_in(out, sizeof w, &w, "weights", err);
+    if (!st)
+        st = kvb__check_u64(err, "serving.tensor_parallel_size",
+                            tensor_parallel_size);
+    if (!st)
+        st = kvb__check_u64(err, "serving.pipeline_parallel_size",
+                            pipeline_parallel_size);
+    if (st)
+        return st;
+    weigh_ctx c = {{0}, 1, false, false, 0, 0, 0, KVB_OK, {0}};
+    kvb__quant_ctx_init(&c.qc, &m, &q);
+    kvb__inventory_walk(&m, weigh, &c);
+    if (c.st)
+        return weigh_fail(&m, &q, &c, 1, err);
+    w.param_count = c.params;
+    w.quantized_params = c.quantized;
+    w.bytes = c.bytes;
+    st = kvb_model_param_count(&m, &w.param_count, &w.active_param_count, err);
+    uint32_t pp = pipeline_parallel_size;
+    if (pp > m.num_hidden_layers)
+        pp = m.num_hidden_layers;
+    w.bytes_per_gpu = 0;
+    for (uint32_t s = 0; !st && s < pp; s++) {
+        uint64_t b = 0;
+        st = kvb__stage_weights(&m, &q, tensor_parallel_size, pp, s, false,
+                                &b, err);
+        w.bytes_per_gpu = kvb__max(w.bytes_per_gpu, b);
+    }
+    if (!st)
+        kvb__struct_out(&w, sizeof w, out);
+    return st;
+}

@@ -1,0 +1,79 @@
+/*
+ * testing.h -- what every unit test includes: cmocka, the public header,
+ * lib/internal.h (white-box), and small helpers that fill the structs.
+ */
+#ifndef KVB_TESTING_H
+#define KVB_TESTING_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "internal.h"
+#include "kvbudget.h"
+
+#define GIB ((uint64_t)1 << 30)
+#define MIB ((uint64_t)1 << 20)
+
+extern const struct CMUnitTest kvb_tests[];
+extern const size_t kvb_tests_count;
+
+#define KVB_TESTS(...)                                                         \
+    const struct CMUnitTest kvb_tests[] = {__VA_ARGS__};                       \
+    const size_t kvb_tests_count = sizeof kvb_tests / sizeof kvb_tests[0]
+
+/* A preset model; fails the test when it does not exist. */
+static inline kvb_model preset_model(const char *name)
+{
+    kvb_model m;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_MODEL_INIT(&m), KVB_OK);
+    if (kvb_preset_model_find(name, &m, &e) != KVB_OK)
+        fail_msg("preset %s: %s", name, e.message);
+    return m;
+}
+
+static inline kvb_quant quant_of(int32_t method)
+{
+    kvb_quant q;
+    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
+    q.method = method;
+    return q;
+}
+
+static inline kvb_gpu gpu_of(uint64_t total_bytes, uint32_t count)
+{
+    kvb_gpu g;
+    assert_int_equal(KVB_GPU_INIT(&g), KVB_OK);
+    g.total_bytes = total_bytes;
+    g.count = count;
+    return g;
+}
+
+static inline kvb_serving serving_default(void)
+{
+    kvb_serving s;
+    assert_int_equal(KVB_SERVING_INIT(&s), KVB_OK);
+    return s;
+}
+
+/* A small Llama-shaped model used for hand-computed expectations. */
+static inline kvb_model tiny_llama(void)
+{
+    kvb_model m;
+    assert_int_equal(KVB_MODEL_INIT(&m), KVB_OK);
+    m.arch = KVB_ARCH_LLAMA;
+    m.num_hidden_layers = 2;
+    m.hidden_size = 256;
+    m.num_attention_heads = 4;
+    m.num_key_value_heads = 2;
+    m.intermediate_size = 512;
+    m.vocab_size = 1000;
+    m.max_position_embeddings = 4096;
+    return m;
+}
+
+#endif

@@ -671,6 +671,10 @@ typedef struct kvb_serving {
     uint64_t non_torch_bytes;       /* KVB_AUTO_BYTES: modelled */
     uint64_t activation_bytes;      /* KVB_AUTO_BYTES: modelled */
     uint64_t cudagraph_bytes;       /* KVB_AUTO_BYTES: modelled */
+    uint64_t weights_bytes;         /* the checkpoint's exact tensor bytes (a
+                                       reader's figure); 0: from the
+                                       inventory.  Split per GPU in the
+                                       inventory's proportions. */
 } kvb_serving;
 
 /**

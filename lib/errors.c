@@ -236,6 +236,7 @@ static const field_bound bounds[] = {
     {"serving.non_torch_bytes", 0, P2(50), "or KVB_AUTO_BYTES"},
     {"serving.activation_bytes", 0, P2(50), "or KVB_AUTO_BYTES"},
     {"serving.cudagraph_bytes", 0, P2(50), "or KVB_AUTO_BYTES"},
+    {"serving.weights_bytes", 0, P2(50), "0 = from the inventory"},
 };
 
 static const field_bound *bound_find(const char *field)

@@ -210,6 +210,7 @@ typedef struct kvb__engine_in {
     kvb_serving s;          /* resolved copy */
     int32_t accounting;
     uint32_t version;       /* packed; 0 newest */
+    uint64_t inventory_bytes; /* the inventory's checkpoint bytes */
 } kvb__engine_in;
 
 int32_t kvb__vllm_accounting(uint32_t version);

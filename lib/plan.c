@@ -93,6 +93,9 @@ static kvb_status plan_stage(const kvb__engine_in *in, uint32_t stage,
         &r->weights, err);
     if (st)
         return st;
+    if (s->weights_bytes && in->inventory_bytes) /* exact bytes from a file */
+        r->weights = (uint64_t)((double)r->weights * (double)s->weights_bytes /
+                                (double)in->inventory_bytes);
     r->activation = kvb__vllm_activation(in, stage);
     r->cudagraph = kvb__vllm_cudagraph(in, stage);
     bool hybrid = in->accounting != KVB_ACCOUNTING_VLLM_V0 &&
@@ -230,7 +233,7 @@ static void plan_settings(const kvb__engine_in *in, kvb_plan *p)
     p->concurrency = s->concurrency;
 }
 
-static kvb_status plan_model(const kvb__engine_in *in, kvb_plan *p,
+static kvb_status plan_model(kvb__engine_in *in, kvb_plan *p,
                              kvb_error *err)
 {
     kvb_weights w;
@@ -239,7 +242,8 @@ static kvb_status plan_model(const kvb__engine_in *in, kvb_plan *p,
     if (st)
         return st;
     p->param_count = w.param_count;
-    p->weights_bytes = w.bytes;
+    p->weights_bytes = in->s.weights_bytes ? in->s.weights_bytes : w.bytes;
+    in->inventory_bytes = w.bytes;
     return kvb_kv_bytes_per_token(in->model, in->quant,
                                   in->s.tensor_parallel_size,
                                   in->s.pipeline_parallel_size,
@@ -324,7 +328,7 @@ kvb_status kvb_plan_compute(const kvb_model *model, const kvb_quant *quant,
     kvb_quant q;
     kvb_gpu g;
     kvb_plan p;
-    kvb__engine_in in = {&m, &q, &g, {0}, 0, 0};
+    kvb__engine_in in = {&m, &q, &g, {0}, 0, 0, 0};
     kvb_status st =
         load_inputs(model, quant, gpu, serving, &m, &q, &g, &in.s, err);
     if (!st)

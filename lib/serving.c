@@ -79,6 +79,7 @@ static const field_ref serving_fields[] = {
     SF(enable_expert_parallel, false), SF(kv_cache_memory_bytes, false),
     SF(cuda_context_bytes, true), SF(non_torch_bytes, true),
     SF(activation_bytes, true),   SF(cudagraph_bytes, true),
+    SF(weights_bytes, false),
 };
 #undef SF
 

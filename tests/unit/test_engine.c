@@ -1,0 +1,258 @@
+/*
+ * test_engine.c -- vLLM's block math against vLLM's own test vectors
+ * (shared/data/engines.md section 1.4: tests/v1/core/test_kv_cache_utils.py
+ * and tests/v1/worker/test_gpu_model_runner.py), its defaults, and its
+ * error texts.
+ */
+#include "testing.h"
+
+#include <string.h>
+
+typedef struct fixture {
+    kvb_model m;
+    kvb_quant q;
+    kvb_gpu g;
+    kvb__engine_in in;
+    kvb__kv_stage ks;
+} fixture;
+
+/* A model of `layers` attention layers, `kv` heads of `hd`, KV dtype. */
+static void make(fixture *f, uint32_t layers, uint32_t kv, uint32_t hd,
+                 int32_t kv_dtype, uint32_t version)
+{
+    memset(f, 0, sizeof *f);
+    f->m = tiny_llama();
+    f->m.num_hidden_layers = layers;
+    f->m.num_attention_heads = kv;
+    f->m.num_key_value_heads = kv;
+    f->m.head_dim = hd;
+    f->m.max_position_embeddings = (uint64_t)1 << 32;
+    f->q = quant_of(KVB_QUANT_AUTO);
+    f->q.kv_cache_dtype = kv_dtype;
+    f->g = gpu_of(80 * GIB, 1);
+    f->in.model = &f->m;
+    f->in.quant = &f->q;
+    f->in.gpu = &f->g;
+    f->in.s = serving_default();
+    f->in.version = version;
+    f->in.accounting = kvb__vllm_accounting(version);
+}
+
+static void stage(fixture *f, uint64_t mml, uint64_t mnbt)
+{
+    f->in.s.max_model_len = mml;
+    f->in.s.max_num_batched_tokens = mnbt;
+    kvb__kv_stage_make(&f->m, &f->q, 1, 0, f->m.num_hidden_layers, 16,
+                       f->in.accounting != KVB_ACCOUNTING_VLLM_V0, &f->ks);
+}
+
+/* test_estimate_max_model_len: Qwen1.5-7B (32 layers, 32 KV heads of
+ * 128, fp16) holds 16384 tokens in 8 GiB; the estimate never exceeds the
+ * configured max_model_len. */
+static void test_engine_estimate_max_model_len(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 32, 32, 128, KVB_DTYPE_FP16, 0);
+    stage(&f, 16385, 32768);
+    uint64_t fit = kvb__vllm_fit_len(&f.in, &f.ks, 8 * GIB, 0);
+    assert_int_equal(fit, 16384);
+    assert_int_equal(kvb__min(fit, 16385), 16384);
+    assert_int_equal(kvb__min(fit, 16383), 16383);
+}
+
+/* test_get_max_concurrency_for_kv_cache_config (mml 16384, mnbt 1024,
+ * 32 KV heads x 128 fp16, block 16, window 1024). */
+static void test_engine_max_concurrency(void **state)
+{
+    (void)state;
+    fixture f;
+    uint64_t tokens;
+    double conc;
+    make(&f, 32, 32, 128, KVB_DTYPE_FP16, 0);
+    stage(&f, 16384, 1024);
+    kvb__vllm_report(&f.in, &f.ks, 1536, &tokens, &conc);
+    assert_true(conc == 1.5); /* 1536 / cdiv(16384, 16) */
+    assert_int_equal(tokens, 24576); /* int(1.5 x 16384) */
+
+    f.m.sliding_window = 1024; /* every layer slides */
+    stage(&f, 16384, 1024);
+    /* cdiv(min(1023 + 1024, 16384), 16) + 1 = 129 blocks per request */
+    assert_int_equal(kvb__kv_blocks_per_request(&f.ks, 16384, 1024, 16),
+                     129);
+    kvb__vllm_report(&f.in, &f.ks, 129 * 3, &tokens, &conc);
+    assert_true(conc == 3.0);
+
+    make(&f, 64, 32, 128, KVB_DTYPE_FP16, 0);
+    f.m.sliding_window = 1024;
+    f.m.sliding_window_pattern = 2; /* 32 full + 32 sliding: two groups */
+    stage(&f, 16384, 1024);
+    assert_int_equal(f.ks.n_groups, 2);
+    kvb__vllm_report(&f.in, &f.ks, (1024 + 129) * 3, &tokens, &conc);
+    assert_true(conc == 3.0);
+}
+
+/* test_get_kv_cache_config_one_worker: page P = 16 x 2 heads x 64 x 4
+ * bytes x 2 = 16384; mml 16. */
+static void one_worker(uint32_t layers, uint32_t pattern, uint64_t avail,
+                       uint64_t blocks, uint32_t groups)
+{
+    fixture f;
+    make(&f, layers, 2, 64, KVB_DTYPE_FP32, 0);
+    f.m.sliding_window = pattern ? 1 : 0;
+    f.m.sliding_window_pattern = pattern;
+    stage(&f, 16, 16);
+    assert_int_equal(f.ks.page_bytes, 16384);
+    assert_int_equal(kvb__vllm_num_blocks(&f.in, &f.ks, avail), blocks);
+    assert_int_equal(f.ks.n_groups, groups);
+}
+
+static void test_engine_kv_cache_groups(void **state)
+{
+    (void)state;
+    const uint64_t P = 16384;
+    one_worker(2, 0, P * 2 * 32, 32, 1);  /* 2 full */
+    one_worker(2, 2, P * 2 * 32, 64, 2);  /* full + SWA, hybrid */
+    one_worker(6, 3, P * 2 * 32, 32, 3);  /* 2 full + 4 SWA */
+    one_worker(10, 3, P * 3 * 32, 32, 4); /* 3 full + 7 SWA, padded to 9 */
+    one_worker(11, 2, P * 6 * 32, 32, 2); /* 5 full + 6 SWA: group size 6 */
+
+    /* --disable-hybrid-kv-cache-manager: one group of full layers */
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_FP32, 0);
+    f.m.sliding_window = 1;
+    f.m.sliding_window_pattern = 2;
+    kvb__kv_stage_make(&f.m, &f.q, 1, 0, 2, 16, false, &f.ks);
+    assert_int_equal(f.ks.n_groups, 1);
+    assert_int_equal(kvb__vllm_num_blocks(&f.in, &f.ks, P * 2 * 32), 32);
+}
+
+/* test_gpu_model_runner: two layers of 8 heads x 64 in fp16, block 16:
+ * page 32 KiB; 20 GiB gives 327680 blocks; 5 GiB holds 1310720 tokens. */
+static void test_engine_gpu_model_runner(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 8, 64, KVB_DTYPE_FP16, 0);
+    stage(&f, 3000000, 8192);
+    assert_int_equal(f.ks.page_bytes, 32768);
+    assert_int_equal(kvb__vllm_num_blocks(&f.in, &f.ks, 20 * GIB), 327680);
+    assert_int_equal(kvb__vllm_fit_len(&f.in, &f.ks, 5 * GIB, 0), 1310720);
+}
+
+/* Gemma-3-27B: 10 full + 52 sliding layers; group size 10, one full
+ * group and six sliding groups (52 padded to 60), engines.md 1.3. */
+static void test_engine_gemma3_groups(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Gemma-3-27B");
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb__kv_stage ks;
+    kvb__kv_stage_make(&m, &q, 1, 0, m.num_hidden_layers, 16, true, &ks);
+    assert_int_equal(ks.layers[KVB__ATTN_FULL], 10);
+    assert_int_equal(ks.layers[KVB__ATTN_SLIDING], 52);
+    assert_int_equal(ks.group_size, 10);
+    assert_int_equal(ks.groups[KVB__ATTN_FULL], 1);
+    assert_int_equal(ks.groups[KVB__ATTN_SLIDING], 6);
+}
+
+/* EngineArgs.get_batch_defaults: >= 70 GiB and not an A100 -> 8192 /
+ * 1024 for the OpenAI server; otherwise 2048 / 256; V0: 256 sequences
+ * and max(max_model_len, 2048) tokens without chunked prefill. */
+static void test_engine_scheduler_defaults(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 0);
+    f.in.s.max_model_len = 32768;
+    strcpy(f.g.name, "NVIDIA H100 80GB HBM3");
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 8192);
+    assert_int_equal(f.in.s.max_num_seqs, 1024);
+    assert_true(f.in.s.gpu_memory_utilization == 0.92);
+
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 1100);
+    f.in.s.max_model_len = 32768;
+    strcpy(f.g.name, "NVIDIA A100-SXM4-80GB");
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 2048);
+    assert_int_equal(f.in.s.max_num_seqs, 256);
+    assert_true(f.in.s.gpu_memory_utilization == 0.90);
+
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 703); /* V0 */
+    f.in.s.max_model_len = 32768;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 32768);
+    assert_int_equal(f.in.s.max_num_seqs, 256);
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 703); /* > 32K: chunked prefill */
+    f.in.s.max_model_len = 131072;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 2048);
+    /* a small max_model_len caps the batch: on an unnamed 80 GiB GPU
+     * min(1024 x 4, 8192) = 4096 tokens */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 1100);
+    f.in.s.max_model_len = 4;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 4096);
+    assert_int_equal(f.in.s.max_num_seqs, 1024);
+}
+
+/* requested_memory: ceil(total x util) from 0.21; before, the float is
+ * floored by the block division. 79.22 GiB x 0.9 (vllm-log-002). */
+static void test_engine_requested_memory(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 0);
+    f.g.total_bytes = 85061827297ull;
+    f.in.s.gpu_memory_utilization = 0.9;
+    /* 85061827297 x 0.9 = 76555644567.3 */
+    assert_int_equal(kvb__vllm_requested_bytes(&f.in), 76555644568ull);
+    f.in.accounting = KVB_ACCOUNTING_VLLM_V1;
+    assert_int_equal(kvb__vllm_requested_bytes(&f.in), 76555644567ull);
+}
+
+static void test_engine_versions(void **state)
+{
+    (void)state;
+    int32_t engine = -1;
+    uint32_t version = 1;
+    assert_int_equal(kvb_engine_parse("vllm", &engine, &version, NULL),
+                     KVB_OK);
+    assert_int_equal(version, 0);
+    assert_int_equal(kvb_engine_parse("vLLM@0.11", &engine, &version, NULL),
+                     KVB_OK);
+    assert_int_equal(version, 1100);
+    assert_int_equal(
+        kvb_engine_parse("vllm@0.7.3.dev233+gad5a35c2", &engine, &version,
+                         NULL),
+        KVB_OK);
+    assert_int_equal(version, 703);
+    assert_int_equal(kvb_engine_parse("vllm@v0.21.1", &engine, &version,
+                                      NULL),
+                     KVB_OK);
+    assert_int_equal(version, 2101);
+    assert_int_equal(kvb__vllm_accounting(703), KVB_ACCOUNTING_VLLM_V0);
+    assert_int_equal(kvb__vllm_accounting(1100), KVB_ACCOUNTING_VLLM_V1);
+    assert_int_equal(kvb__vllm_accounting(2101), KVB_ACCOUNTING_VLLM_V1_021);
+    assert_int_equal(kvb__vllm_accounting(0), KVB_ACCOUNTING_VLLM_V1_021);
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(kvb_engine_parse("sglang", &engine, &version, &e),
+                     KVB_ENOTFOUND);
+    assert_string_equal(e.field, "serving.engine");
+    assert_int_equal(kvb_engine_parse("vllm@eleven", &engine, &version, &e),
+                     KVB_EINVAL);
+    assert_string_equal(e.field, "serving.engine_version");
+    assert_string_equal(kvb_accounting_name(KVB_ACCOUNTING_VLLM_V1),
+                        "vllm-v1");
+    assert_string_equal(kvb_engine_name(KVB_ENGINE_VLLM), "vllm");
+}
+
+KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
+          cmocka_unit_test(test_engine_max_concurrency),
+          cmocka_unit_test(test_engine_kv_cache_groups),
+          cmocka_unit_test(test_engine_gpu_model_runner),
+          cmocka_unit_test(test_engine_gemma3_groups),
+          cmocka_unit_test(test_engine_scheduler_defaults),
+          cmocka_unit_test(test_engine_requested_memory),
+          cmocka_unit_test(test_engine_versions));

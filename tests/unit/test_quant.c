@@ -1,0 +1,269 @@
+/*
+ * test_quant.c -- weights bytes under every quantization scheme, computed
+ * by hand for tiny_llama (testing.h): 2 layers, hidden 256, 4 heads x 64,
+ * 2 KV heads, MLP 512, vocab 1000, untied.  Per layer the linears are
+ * q 256x256, k 128x256, v 128x256, o 256x256, gate/up 512x256 and down
+ * 256x512 (out x in): 589824 parameters, 1179648 for both layers.  The
+ * rest is embed + lm_head 2 x 256000 and 5 norms x 256: 513280.
+ */
+#include "testing.h"
+
+#include <string.h>
+
+static uint64_t weights(int32_t method, uint32_t tp, uint32_t pp)
+{
+    kvb_model m = tiny_llama();
+    kvb_quant q = quant_of(method);
+    kvb_weights w;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+    if (kvb_weights_compute(&m, &q, tp, pp, &w, &e) != KVB_OK)
+        fail_msg("%s: %s", e.field, e.message);
+    return tp == 1 && pp == 1 ? w.bytes : w.bytes_per_gpu;
+}
+
+static void test_quant_float(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_AUTO, 1, 1), 2 * 1692928);
+    assert_int_equal(weights(KVB_QUANT_FP16, 1, 1), 2 * 1692928);
+    assert_int_equal(weights(KVB_QUANT_FP32, 1, 1), 4 * 1692928);
+    /* FP8: 1 byte per linear weight + a 4-byte scale per linear (14),
+     * the rest in 16 bits: 1179648 + 56 + 2 x 513280 */
+    assert_int_equal(weights(KVB_QUANT_FP8, 1, 1), 1179648 + 56 + 1026560);
+}
+
+/* AWQ g128, per linear out x in: out*in/2 (qweight) + (in/128)*out/2
+ * (qzeros) + (in/128)*out*2 (fp16 scales):
+ *   q, o      32768 + 256 + 1024 = 34048
+ *   k, v      16384 + 128 +  512 = 17024
+ *   gate, up  65536 + 512 + 2048 = 68096
+ *   down      65536 + 512 + 2048 = 68096  (4 groups of 256 rows)
+ *   layer 306432, two layers 612864, plus 2 x 513280 in FP16 */
+static void test_quant_awq(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_AWQ_4, 1, 1), 612864 + 1026560);
+}
+
+/* GPTQ adds an int32 g_idx per input feature: 4 x (6 x 256 + 512) per
+ * layer = 8192, 16384 for two layers. */
+static void test_quant_gptq4(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_GPTQ_4, 1, 1),
+                     612864 + 16384 + 1026560);
+}
+
+/* GPTQ 8-bit, out*in + groups*out*(2 + 1) + 4*in:
+ *   q, o      65536 + 1536 + 1024 = 68096
+ *   k, v      32768 +  768 + 1024 = 34560
+ *   gate, up 131072 + 3072 + 1024 = 135168
+ *   down     131072 + 3072 + 2048 = 136192
+ *   layer 611840, two layers 1223680 */
+static void test_quant_gptq8(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_GPTQ_8, 1, 1), 1223680 + 1026560);
+}
+
+/* GGUF (quant_formats.md): norms stay F32 (1280 x 4 = 5120).
+ * Q8_0: 34 bytes per 32 weights everywhere else:
+ *   (1179648 + 512000) / 32 x 34 = 1797376 */
+static void test_quant_gguf_q8_0(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_Q8_0, 1, 1), 1797376 + 5120);
+}
+
+/* Q4_0: 18 bytes per 32; the output tensor becomes Q6_K (210 per 256):
+ *   linears 1179648/32*18 = 663552, embed 256000/32*18 = 144000,
+ *   lm_head 256000/256*210 = 210000 */
+static void test_quant_gguf_q4_0(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_Q4_0, 1, 1),
+                     663552 + 144000 + 210000 + 5120);
+}
+
+/* Q4_K_M: Q4_K (144 per 256) with attn_v and ffn_down in Q6_K where
+ * use_more_bits(i, 2) holds: i >= 7*2/8 = 1, so layer 1 only.
+ *   layer 0: (65536x2 + 32768x2 + 131072x3) / 256 x 144 = 331776
+ *   layer 1: q,k,o,gate,up Q4_K (36864+18432+36864+73728+73728) = 239616
+ *            v Q6_K 32768/256x210 = 26880, down 131072/256x210 = 107520
+ *   embed Q4_K 144000, lm_head Q6_K 210000 */
+static void test_quant_gguf_q4_k_m(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_Q4_K_M, 1, 1),
+                     331776 + 239616 + 26880 + 107520 + 144000 + 210000 +
+                         5120);
+}
+
+/* The llama.cpp mixes reproduce published GGUF sizes (quant_formats.md
+ * section 2.5: MaziyarPanahi / QuantFactory Meta-Llama-3.1-8B-Instruct
+ * and TheBloke Mistral-7B-v0.1 tree pages, GB = 1e9 bytes). */
+static void test_quant_gguf_published_sizes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *model;
+        int32_t method;
+        uint64_t bytes; /* tensor data; the file adds metadata (~MB) */
+        double published_gb;
+    } rows[] = {
+        {"Llama-3.1-8B", KVB_QUANT_Q4_0, 4653375488ull, 4.66},
+        {"Llama-3.1-8B", KVB_QUANT_Q4_K_M, 4912898048ull, 4.92},
+        {"Llama-3.1-8B", KVB_QUANT_Q5_K_M, 5725151232ull, 5.73},
+        {"Mistral-7B-v0.1", KVB_QUANT_Q4_0, 4108181504ull, 4.11},
+        {"Mistral-7B-v0.1", KVB_QUANT_Q4_K_M, 4367704064ull, 4.37},
+        {"Mistral-7B-v0.1", KVB_QUANT_Q5_K_M, 5130674176ull, 5.13},
+        {"Mistral-7B-v0.1", KVB_QUANT_Q6_K, 5941329920ull, 5.94},
+        {"Mistral-7B-v0.1", KVB_QUANT_Q8_0, 7695122432ull, 7.70},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kvb_model m = preset_model(rows[i].model);
+        kvb_quant q = quant_of(rows[i].method);
+        kvb_weights w;
+        assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+        assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL),
+                         KVB_OK);
+        assert_int_equal(w.bytes, rows[i].bytes);
+        /* the published figure is the file, a few MB above the tensors */
+        double gb = (double)w.bytes / 1e9;
+        assert_true(rows[i].published_gb - gb >= -0.005 &&
+                    rows[i].published_gb - gb < 0.02);
+    }
+}
+
+/* AWQ checkpoints of hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4
+ * (shards 4.68 + 1.05 GB) and Qwen/Qwen2.5-7B-Instruct-AWQ (4.48 + 1.09
+ * GB): models.json computed_bytes, which the shard sizes confirm. */
+static void test_quant_awq_checkpoints(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Llama-3.1-8B");
+    kvb_quant q = quant_of(KVB_QUANT_AWQ_4);
+    kvb_weights w;
+    assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+    assert_int_equal(w.bytes, 5727854592ull);
+    m = preset_model("Qwen2.5-7B");
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+    assert_int_equal(w.bytes, 5570747392ull);
+    /* BF16 checkpoint: model.safetensors.index.json total_size of
+     * meta-llama/Llama-3.1-8B is 16060522496 = 2 x 8030261248 */
+    m = preset_model("Llama-3.1-8B");
+    q = quant_of(KVB_QUANT_AUTO);
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+    assert_int_equal(w.bytes, 16060522496ull);
+}
+
+/* gpt-oss-20b MXFP4 experts: 24 x 32 x (5760x2880 + 2880x2880) weights
+ * at 17 bytes per 32 = 10152345600; the other 1804459584 parameters in
+ * BF16 = 3608919168; 13761264768 in all (llama.cpp reports 13.8 G). */
+static void test_quant_mxfp4(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("gpt-oss-20b");
+    kvb_quant q = quant_of(KVB_QUANT_MXFP4);
+    kvb_weights w;
+    assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+    assert_int_equal(w.bytes, 10152345600ull + 3608919168ull);
+    assert_int_equal(w.quantized_params, 19110297600ull);
+}
+
+/* Tensor parallelism, FP16.  TP 2: q 128x256, k and v one head each
+ * 64x256, o 256x128, gate/up 256x256, down 256x256; vocab padded to 1024
+ * then halved: 512 rows.  Per layer 294912 + 512 norms; 2 x 295424 +
+ * 2 x 512 x 256 + 256 = 853248 parameters = 1706496 bytes.
+ * TP 4: KV heads (2) are replicated: one head per rank.  Per layer
+ * 16384 x 4 + 32768 x 3 + 512 = 164352; 2 x 164352 + 2 x 256 x 256 + 256
+ * = 460032 parameters = 920064 bytes. */
+static void test_quant_tensor_parallel(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_FP16, 2, 1), 1706496);
+    assert_int_equal(weights(KVB_QUANT_FP16, 4, 1), 920064);
+}
+
+/* Pipeline parallel 2: stage 0 holds the padded embedding (1024 x 256)
+ * and layer 0; stage 1 holds layer 1, the final norm and lm_head:
+ * 589824 + 512 + 256 + 262144 = 852736 parameters = 1705472 bytes. */
+static void test_quant_pipeline_parallel(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_FP16, 1, 2), 1705472);
+    uint32_t first, last;
+    kvb__pp_layers(61, 0, 2, &first, &last); /* vLLM get_pp_indices */
+    assert_int_equal(first, 0);
+    assert_int_equal(last, 31);
+    kvb__pp_layers(10, 1, 4, &first, &last); /* [2, 3, 3, 2] */
+    assert_int_equal(first, 2);
+    assert_int_equal(last, 5);
+    kvb__pp_layers(10, 3, 4, &first, &last);
+    assert_int_equal(first, 8);
+    assert_int_equal(last, 10);
+}
+
+static void test_quant_unsupported_shapes(void **state)
+{
+    (void)state;
+    /* gpt-oss widths (2880) are not multiples of the AWQ group (128) */
+    kvb_model m = preset_model("gpt-oss-20b");
+    kvb_quant q = quant_of(KVB_QUANT_AWQ_4);
+    kvb_weights w;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, &e),
+                     KVB_EUNSUPPORTED);
+    assert_string_equal(e.field, "quant.group_size");
+    /* group_size 64 divides 2880 */
+    q.group_size = 64;
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, &e), KVB_OK);
+}
+
+static void test_quant_names_and_validation(void **state)
+{
+    (void)state;
+    int32_t v = -1;
+    assert_int_equal(kvb_quant_method_find("AWQ", &v, NULL), KVB_OK);
+    assert_int_equal(v, KVB_QUANT_AWQ_4);
+    assert_int_equal(kvb_quant_method_find("Q4_K_M", &v, NULL), KVB_OK);
+    assert_int_equal(v, KVB_QUANT_Q4_K_M);
+    assert_string_equal(kvb_quant_method_name(KVB_QUANT_GPTQ_8), "gptq-8");
+    assert_null(kvb_quant_method_name(99));
+    assert_string_equal(kvb_quant_method_note(99), "unknown method");
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(kvb_quant_method_find("int3", &v, &e), KVB_ENOTFOUND);
+    assert_string_equal(e.field, "quant.method");
+
+    kvb_model m = tiny_llama();
+    kvb_quant q = quant_of(99);
+    kvb_weights w;
+    assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, &e), KVB_ERANGE);
+    assert_string_equal(e.field, "quant.method");
+    q = quant_of(KVB_QUANT_AWQ_4);
+    q.group_size = 1u << 20;
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, &e), KVB_ERANGE);
+    assert_string_equal(e.field, "quant.group_size");
+    q = quant_of(KVB_QUANT_AUTO);
+    assert_int_equal(kvb_weights_compute(&m, &q, 0, 1, &w, &e), KVB_ERANGE);
+    assert_string_equal(e.field, "serving.tensor_parallel_size");
+}
+
+KVB_TESTS(cmocka_unit_test(test_quant_float), cmocka_unit_test(test_quant_awq),
+          cmocka_unit_test(test_quant_gptq4),
+          cmocka_unit_test(test_quant_gptq8),
+          cmocka_unit_test(test_quant_gguf_q8_0),
+          cmocka_unit_test(test_quant_gguf_q4_0),
+          cmocka_unit_test(test_quant_gguf_q4_k_m),
+          cmocka_unit_test(test_quant_gguf_published_sizes),
+          cmocka_unit_test(test_quant_awq_checkpoints),
+          cmocka_unit_test(test_quant_mxfp4),
+          cmocka_unit_test(test_quant_tensor_parallel),
+          cmocka_unit_test(test_quant_pipeline_parallel),
+          cmocka_unit_test(test_quant_unsupported_shapes),
+          cmocka_unit_test(test_quant_names_and_validation));

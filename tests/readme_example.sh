@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 sed -n '/<!-- example:begin -->/,/<!-- example:end -->/p' "$src/README.md" |
     sed '1,2d;$d' | sed '$d' >"$tmp/example.c"
 [ -s "$tmp/example.c" ] || { echo "no example in README.md"; exit 1; }
-"$cc" -std=c11 -Wall -Wextra -Werror -I"$src/include" -o "$tmp/example" \
+"$cc" ${CFLAGS:-} -std=c11 -Wall -Wextra -Werror -I"$src/include" -o "$tmp/example" \
     "$tmp/example.c" "$lib" $(pkg-config --libs jansson) -lm -ldl
 out=$("$tmp/example")
 echo "$out"

@@ -21,15 +21,16 @@ soname=$(objdump -p "$libdir/libkvbudget.so" | awk '/SONAME/ {print $2}')
 
 # 1. pkg-config
 export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tree"
-cc -o "$tree/consumer_pc" "$src/consumer.c" $(pkg-config --cflags --libs kvbudget)
+cc ${CFLAGS:-} -o "$tree/consumer_pc" "$src/consumer.c" $(pkg-config --cflags --libs kvbudget)
 LD_LIBRARY_PATH="$libdir" "$tree/consumer_pc"
-cc -o "$tree/consumer_pc_static" "$src/consumer.c" \
+cc ${CFLAGS:-} -o "$tree/consumer_pc_static" "$src/consumer.c" \
     $(pkg-config --cflags kvbudget) "$libdir/libkvbudget.a" \
     $(pkg-config --static --libs-only-l kvbudget | sed 's/-lkvbudget//')
 "$tree/consumer_pc_static"
 
 # 2. find_package
-cmake -S "$src" -B "$tree/consumer-build" -DCMAKE_PREFIX_PATH="$root" >/dev/null
+cmake -S "$src" -B "$tree/consumer-build" -DCMAKE_PREFIX_PATH="$root" \
+    -DCMAKE_C_FLAGS="${CFLAGS:-}" >/dev/null
 cmake --build "$tree/consumer-build" >/dev/null
 LD_LIBRARY_PATH="$libdir" "$tree/consumer-build/consumer_shared"
 "$tree/consumer-build/consumer_static"

@@ -675,6 +675,10 @@ typedef struct kvb_serving {
                                        reader's figure); 0: from the
                                        inventory.  Split per GPU in the
                                        inventory's proportions. */
+    uint64_t loaded_weights_bytes;  /* the weights per GPU as the engine
+                                       measured them (vLLM's "Model loading
+                                       took"), replacing the modelled load
+                                       overhead; 0: modelled */
 } kvb_serving;
 
 /**
@@ -938,32 +942,1052 @@ kvb_status kvb_instance_gpu(const kvb_instance *inst, kvb_gpu *gpu,
 /* Advice                                                               */
 /* ---------------------------------------------------------------------- */
 
-/* (declarations of the advice stage go here: lib/advise.c) */
+/*
+ * When a plan does not fit (or holds fewer requests than wanted),
+ * kvb_advise() lists the changes an operator tries, in the order they are
+ * tried: lower max_model_len, change gpu_memory_utilization, enforce
+ * eager mode, an FP8 KV cache, a smaller weight format, tensor
+ * parallelism over more GPUs, a bigger cloud instance.  Every candidate is
+ * re-planned with kvb_plan_compute(), so each kvb_fix carries its
+ * predicted outcome, and kvb_fix_render() turns it into the engine's
+ * flags, a Kubernetes container `args:` block or a Karpenter NodePool
+ * `requirements:` snippet.
+ */
+
+/* Kinds of fix: XX(name, number, snake_case code, what it changes). */
+#define KVB_FIX_KIND_MAP(XX)                                                   \
+    XX(MAX_MODEL_LEN, 0, "max_model_len", "lower --max-model-len")             \
+    XX(UTILIZATION, 1, "gpu_memory_utilization",                               \
+       "change --gpu-memory-utilization")                                      \
+    XX(ENFORCE_EAGER, 2, "enforce_eager",                                      \
+       "--enforce-eager: no CUDA graphs")                                      \
+    XX(KV_CACHE_FP8, 3, "kv_cache_dtype_fp8",                                  \
+       "--kv-cache-dtype fp8: half the KV bytes per token")                    \
+    XX(QUANTIZE, 4, "quantization", "a smaller weight format")                 \
+    XX(TENSOR_PARALLEL, 5, "tensor_parallel",                                  \
+       "split the model over more GPUs (--tensor-parallel-size)")              \
+    XX(INSTANCE, 6, "instance", "a bigger cloud instance")
+
+/** What a fix changes (kvb_fix.kind). */
+typedef enum kvb_fix_kind {
+#define KVB__FIX_KIND_ENUM(name, num, code, text) KVB_FIX_##name = num,
+    KVB_FIX_KIND_MAP(KVB__FIX_KIND_ENUM)
+#undef KVB__FIX_KIND_ENUM
+    KVB_FIX_LAST_ /* never use */
+} kvb_fix_kind;
+
+/** Stable snake_case code of a fix kind ("max_model_len"); NULL if
+ * unknown. @since 0.1 */
+KVB_API
+const char *kvb_fix_kind_name(int kind);
+
+/** What a fix kind changes, in words; NULL if unknown. @since 0.1 */
+KVB_API
+const char *kvb_fix_kind_text(int kind);
+
+/** How kvb_fix_render() writes a fix (its `format` argument). */
+typedef enum kvb_render_format {
+    KVB_RENDER_VLLM_ARGS = 0, /* one line of `vllm serve` flags */
+    KVB_RENDER_K8S_ARGS = 1,  /* a container `args:` block (YAML) */
+    KVB_RENDER_KARPENTER = 2, /* NodePool `requirements:` (instance fixes) */
+    KVB_RENDER_LAST_          /* never use */
+} kvb_render_format;
+
+/** Limits of the search; kvb_advice_options_init() gives the defaults. */
+typedef struct kvb_advice_options {
+    size_t struct_size;
+    char instance[64];        /* instance preset the GPUs belong to, or "":
+                                 TP stays inside it, instance fixes move
+                                 away from it */
+    char cloud[16];           /* instance search: only this cloud; "": the
+                                 instance's cloud, or every cloud */
+    uint32_t max_instances;   /* cheapest instances to return; 3; 0..8 */
+    uint32_t max_quant;       /* quantization candidates; 3; 0..8 */
+    uint32_t max_gpus;        /* most GPUs of the same kind to suggest
+                                 without an instance; 8; 1..1024 */
+    double min_utilization;   /* floor when lowering utilization; 0.5 */
+    double max_utilization;   /* ceiling when raising it; 0.95 */
+} kvb_advice_options;
+
+/**
+ * Fill advice options with their defaults and set struct_size.
+ * KVB_ADVICE_OPTIONS_INIT(o) passes sizeof *(o).
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_advice_options_init(kvb_advice_options *options,
+                                   size_t struct_size);
+#define KVB_ADVICE_OPTIONS_INIT(o)                                             \
+    kvb_advice_options_init((o), sizeof *(o))
+
+/**
+ * One remedy and its predicted outcome.  The input fields hold the
+ * complete inputs after the change (not only what changed), so
+ * kvb_fix_apply() followed by kvb_plan_compute() reproduces the outcome.
+ * Every field is scalar or a fixed array; the struct has no nested
+ * library structs, so it grows only at its end.
+ */
+typedef struct kvb_fix {
+    size_t struct_size;
+    int32_t kind;                    /* kvb_fix_kind */
+    uint32_t fits;                   /* 1: the re-planned inputs fit */
+    int32_t verdict;                 /* kvb_verdict of the re-plan */
+    /* ---- the inputs after the change ---- */
+    int32_t quant_method;            /* kvb_quant_method */
+    int32_t kv_cache_dtype;          /* kvb_dtype */
+    uint32_t enforce_eager;          /* 1: no CUDA graphs */
+    double gpu_memory_utilization;   /* as the engine uses it */
+    uint64_t max_model_len;          /* tokens, as the engine uses it */
+    uint32_t tensor_parallel_size;
+    uint32_t pipeline_parallel_size;
+    char gpu_name[64];               /* "" for a GPU given only by size */
+    uint64_t gpu_total_bytes;        /* per GPU */
+    uint32_t gpu_count;
+    uint32_t gpu_compute_capability; /* 0 unknown */
+    uint32_t gpu_multiprocessor_count; /* 0 unknown */
+    char instance[64];               /* instance preset, or "" */
+    char cloud[16];                  /* its cloud ("aws"), or "" */
+    double price_per_hour;           /* USD on demand; 0 unknown */
+    /* ---- predicted outcome (kvb_plan fields of the re-plan) ---- */
+    uint64_t weights_bytes;          /* whole checkpoint */
+    uint64_t weights_bytes_per_gpu;
+    uint64_t kv_budget_bytes_per_gpu;
+    uint64_t max_kv_tokens;
+    double max_concurrency;          /* at max_model_len */
+    uint64_t max_model_len_fit;      /* largest that fits one request */
+    char title[128];                 /* "lower --max-model-len to 8192" */
+    char note[192];                  /* why, the trade-off, or why not */
+} kvb_fix;
+
+/**
+ * Fill a fix with zeros and set struct_size.  KVB_FIX_INIT(f) passes
+ * sizeof *(f).
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_fix_init(kvb_fix *fix, size_t struct_size);
+#define KVB_FIX_INIT(f) kvb_fix_init((f), sizeof *(f))
+
+/** The most fixes one kvb_advise() call finds with options in range. */
+#define KVB_ADVICE_MAX 32
+
+/**
+ * The remedies for a plan, in the order an operator tries them:
+ *  1. KVB_FIX_MAX_MODEL_LEN: the largest max_model_len that fits, rounded
+ *     down to a power of two or a multiple of 1024 (always listed; when
+ *     no length fits, a non-fitting entry says why);
+ *  2. KVB_FIX_UTILIZATION: lower utilization when headroom is the
+ *     problem, raise it (up to max_utilization) when the KV cache is
+ *     (always listed when a direction applies);
+ *  3. KVB_FIX_ENFORCE_EAGER (always listed unless already eager);
+ *  4. KVB_FIX_KV_CACHE_FP8 (listed only when it makes the plan fit);
+ *  5. KVB_FIX_QUANTIZE: formats with fewer weight bytes than the current
+ *     one, least aggressive first, each with kvb_quant_method_note() as
+ *     its quality note; the ones that fit, or else the smallest one;
+ *  6. KVB_FIX_TENSOR_PARALLEL: the smallest tensor-parallel size that
+ *     fits on the GPUs given, or, without an instance, on more GPUs of
+ *     the same kind (up to max_gpus);
+ *  7. KVB_FIX_INSTANCE: the cheapest instance presets that fit, each with
+ *     the largest tensor-parallel size (its GPU count, then smaller powers
+ *     of two) that fits; unknown prices sort last.
+ * A plan that already fits gets no fixes.  Changing TP, PP or the GPU
+ * resets the measured overrides of serving (cuda_context, non_torch,
+ * activation, cudagraph bytes) to KVB_AUTO_BYTES; changing the
+ * quantization resets serving.weights_bytes to 0.
+ * @param[in]  model, quant, gpu, serving  the inputs, as for
+ *             kvb_plan_compute() (quant and serving may be NULL).
+ * @param[in]  options  NULL for the defaults.
+ * @param[out] fixes  array of `cap` fixes; fixes[0].struct_size must be
+ *             set (KVB_FIX_INIT) and is used as the element size of the
+ *             whole array; every element written gets its struct_size.
+ *             May be NULL when cap is 0.
+ * @param[out] count  the number of fixes found (at most KVB_ADVICE_MAX),
+ *             even when more than cap.
+ * @return KVB_OK, KVB_EBUFSIZE (more fixes than cap; the first cap are
+ *         written), or a status of kvb_plan_compute() for bad inputs;
+ *         details in *err.
+ * @note Pure arithmetic: no I/O, no allocation.  Takes a few
+ *       milliseconds, since every candidate is a full plan.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_advise(const kvb_model *model, const kvb_quant *quant,
+                      const kvb_gpu *gpu, const kvb_serving *serving,
+                      const kvb_advice_options *options, kvb_fix *fixes,
+                      size_t cap, size_t *count, kvb_error *err);
+
+/**
+ * Apply a fix to inputs: set the quantization method and KV-cache dtype,
+ * the GPU (name, total, count, compute capability, SMs; free_bytes is
+ * reset to 0 when the GPU model changes) and the serving settings
+ * (max_model_len, utilization, eager, TP, PP), with the resets that
+ * kvb_advise() documents.  The caller then calls kvb_plan_compute().
+ * @param[in]     fix  a fix from kvb_advise().
+ * @param[in,out] quant, gpu, serving  the inputs given to kvb_advise().
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI; details in *err.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_fix_apply(const kvb_fix *fix, kvb_quant *quant, kvb_gpu *gpu,
+                         kvb_serving *serving, kvb_error *err);
+
+/**
+ * Write a fix as text: KVB_RENDER_VLLM_ARGS gives one line of
+ * `vllm serve` flags (--model, --max-model-len, --gpu-memory-utilization,
+ * and --tensor-parallel-size, --pipeline-parallel-size, --enforce-eager,
+ * --quantization, --kv-cache-dtype where they apply);
+ * KVB_RENDER_K8S_ARGS the same flags as a container `args:` block;
+ * KVB_RENDER_KARPENTER a NodePool `requirements:` snippet for an
+ * instance: karpenter.k8s.aws/instance-family and instance-size on AWS,
+ * node.kubernetes.io/instance-type elsewhere.
+ * @param[in]  fix    the fix.
+ * @param[in]  model  its model (for --model: model->name).
+ * @param[in]  format a kvb_render_format.
+ * @param[out] buf, cap  destination; always NUL-terminated when cap > 0.
+ * @param[out] needed    bytes needed including the NUL; may be NULL.
+ * @return KVB_OK, KVB_EBUFSIZE (truncated), KVB_ERANGE (unknown format),
+ *         KVB_EINVAL (KARPENTER for a fix without an instance) or
+ *         KVB_EABI; details in *err.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_fix_render(const kvb_fix *fix, const kvb_model *model,
+                          int32_t format, char *buf, size_t cap,
+                          size_t *needed, kvb_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Logs (explain)                                                       */
 /* ---------------------------------------------------------------------- */
 
-/* (declarations of the log reader go here: lib/explain.c) */
+/*
+ * kvb_log_parse() reads a serving log (kubectl logs --previous, a pasted
+ * excerpt) into facts: which failure it shows, every figure the engine
+ * printed with its unit normalised to bytes, and the settings it names.
+ * kvb_log_inputs() turns the facts into planner inputs, and
+ * kvb_log_explain() says in words what happened and what to do.
+ * Recognised: torch.cuda.OutOfMemoryError (both wordings), vLLM's
+ * max-seq-len ValueError (V0 and V1 wordings), "No available memory for
+ * the cache blocks", the start-up free-memory error, and vLLM's
+ * memory-profiling and KV-cache lines from 0.2 to 0.21+.
+ */
+
+/* Failures: XX(name, number, snake_case code, one-line reason). */
+#define KVB_LOG_FAILURE_MAP(XX)                                                \
+    XX(NONE, 0, "none", "the log shows no start-up failure")                   \
+    XX(CUDA_OOM, 1, "cuda_out_of_memory",                                      \
+       "a CUDA allocation failed: torch.cuda.OutOfMemoryError")                \
+    XX(MAX_LEN_EXCEEDS_KV, 2, "max_model_len_exceeds_kv_cache",                \
+       "one request at max_model_len needs more KV cache than there is")       \
+    XX(NO_KV_MEMORY, 3, "no_kv_cache_memory",                                  \
+       "no memory was left for KV-cache blocks")                               \
+    XX(STARTUP_FREE_MEMORY, 4, "startup_free_memory_too_low",                  \
+       "less memory was free at start-up than the utilization asks for")
+
+/** The failure a log shows (kvb_log_facts.failure). */
+typedef enum kvb_log_failure {
+#define KVB__LOG_FAILURE_ENUM(name, num, code, text) KVB_LOG_##name = num,
+    KVB_LOG_FAILURE_MAP(KVB__LOG_FAILURE_ENUM)
+#undef KVB__LOG_FAILURE_ENUM
+    KVB_LOG_FAILURE_LAST_ /* never use */
+} kvb_log_failure;
+
+/** Stable snake_case code of a failure; NULL if unknown. @since 0.1 */
+KVB_API
+const char *kvb_log_failure_name(int failure);
+
+/** One-line reason of a failure; NULL if unknown. @since 0.1 */
+KVB_API
+const char *kvb_log_failure_reason(int failure);
+
+/** When an out-of-memory error happened (kvb_log_facts.oom_phase). */
+typedef enum kvb_log_phase {
+    KVB_LOG_PHASE_UNKNOWN = 0,  /* no start-up line before the error */
+    KVB_LOG_PHASE_LOADING = 1,  /* while loading the weights */
+    KVB_LOG_PHASE_PROFILE = 2,  /* weights loaded, during the memory profile */
+    KVB_LOG_PHASE_CUDA_GRAPHS = 3, /* while capturing CUDA graphs */
+    KVB_LOG_PHASE_SERVING = 4,  /* after the KV cache was allocated */
+    KVB_LOG_PHASE_LAST_         /* never use */
+} kvb_log_phase;
+
+/** Name of a phase ("loading"); NULL if unknown. @since 0.1 */
+KVB_API
+const char *kvb_log_phase_name(int phase);
+
+/*
+ * Facts: XX(name, bit, snake_case code).  kvb_log_facts.present has bit
+ * `1 << bit` set for every fact the log showed; the field of the same
+ * name (lower case) holds it.
+ */
+#define KVB_LOG_FACT_MAP(XX)                                                   \
+    XX(ENGINE_VERSION, 0, "engine_version")                                    \
+    XX(ACCOUNTING, 1, "accounting")                                            \
+    XX(MODEL, 2, "model")                                                      \
+    XX(QUANTIZATION, 3, "quantization")                                        \
+    XX(DTYPE, 4, "dtype")                                                      \
+    XX(KV_CACHE_DTYPE, 5, "kv_cache_dtype")                                    \
+    XX(MAX_MODEL_LEN, 6, "max_model_len")                                      \
+    XX(GPU_MEMORY_UTILIZATION, 7, "gpu_memory_utilization")                    \
+    XX(TENSOR_PARALLEL_SIZE, 8, "tensor_parallel_size")                        \
+    XX(PIPELINE_PARALLEL_SIZE, 9, "pipeline_parallel_size")                    \
+    XX(ENFORCE_EAGER, 10, "enforce_eager")                                     \
+    XX(BLOCK_SIZE, 11, "block_size")                                           \
+    XX(MAX_NUM_SEQS, 12, "max_num_seqs")                                       \
+    XX(MAX_NUM_BATCHED_TOKENS, 13, "max_num_batched_tokens")                   \
+    XX(GPU_NAME, 14, "gpu_name")                                               \
+    XX(GPU_TOTAL_BYTES, 15, "gpu_total_bytes")                                 \
+    XX(STARTUP_FREE_BYTES, 16, "startup_free_bytes")                           \
+    XX(REQUESTED_BYTES, 17, "requested_bytes")                                 \
+    XX(WEIGHTS_BYTES, 18, "weights_bytes")                                     \
+    XX(CONSUMED_BYTES, 19, "consumed_bytes")                                   \
+    XX(NON_TORCH_BYTES, 20, "non_torch_bytes")                                 \
+    XX(ACTIVATION_BYTES, 21, "activation_bytes")                               \
+    XX(CUDAGRAPH_BYTES, 22, "cudagraph_bytes")                                 \
+    XX(KV_CACHE_BYTES, 23, "kv_cache_bytes")                                   \
+    XX(GPU_BLOCKS, 24, "gpu_blocks")                                           \
+    XX(CPU_BLOCKS, 25, "cpu_blocks")                                           \
+    XX(KV_CACHE_TOKENS, 26, "kv_cache_tokens")                                 \
+    XX(MAX_CONCURRENCY, 27, "max_concurrency")                                 \
+    XX(KV_NEEDED_BYTES, 28, "kv_needed_bytes")                                 \
+    XX(ESTIMATED_MAX_MODEL_LEN, 29, "estimated_max_model_len")                 \
+    XX(OOM_TRIED_BYTES, 30, "oom_tried_bytes")                                 \
+    XX(OOM_FREE_BYTES, 31, "oom_free_bytes")                                   \
+    XX(OOM_IN_USE_BYTES, 32, "oom_in_use_bytes")                               \
+    XX(OOM_GPU_INDEX, 33, "oom_gpu_index")
+
+/** Bits of kvb_log_facts.present: KVB_LOG_HAS_<name>. */
+enum {
+#define KVB__LOG_FACT_BIT(name, bit, code) KVB_LOG_BIT_##name = bit,
+    KVB_LOG_FACT_MAP(KVB__LOG_FACT_BIT)
+#undef KVB__LOG_FACT_BIT
+    KVB_LOG_BIT_LAST_ /* never use */
+};
+#define KVB_LOG_HAS(facts, name)                                               \
+    (((facts)->present >> KVB_LOG_BIT_##name) & 1u)
+
+/** Snake_case code of fact bit `bit` ("weights_bytes"); NULL if unknown.
+ * @since 0.1 */
+KVB_API
+const char *kvb_log_fact_name(int bit);
+
+/**
+ * What a log shows.  Figures are per GPU, in bytes (the engine printed
+ * GiB with two decimals, so they are exact to about 5 MiB; vLLM's "GB"
+ * and "MB" labels are read as GiB and MiB, as vLLM meant them).  Where
+ * the log prints a figure more than once (several workers, several
+ * restarts), the last one counts.
+ */
+typedef struct kvb_log_facts {
+    size_t struct_size;
+    uint64_t present;               /* 1 << KVB_LOG_BIT_* per fact found */
+    int32_t failure;                /* kvb_log_failure */
+    int32_t oom_phase;              /* kvb_log_phase, for CUDA_OOM */
+    int32_t accounting;             /* kvb_accounting the wording shows */
+    uint32_t engine_version;        /* packed, as KVB_VERSION_NUMBER */
+    char model[128];                /* as logged: "meta-llama/Llama-3.1-8B" */
+    char quantization[32];          /* as logged: "awq", "fp8" */
+    char dtype[16];                 /* "bfloat16" */
+    char kv_cache_dtype[16];        /* "auto", "fp8" */
+    char gpu_name[64];              /* "NVIDIA A10G" */
+    uint64_t max_model_len;         /* tokens */
+    double gpu_memory_utilization;
+    uint32_t tensor_parallel_size;
+    uint32_t pipeline_parallel_size;
+    uint32_t enforce_eager;         /* 0 or 1 */
+    uint32_t block_size;            /* tokens */
+    uint32_t max_num_seqs;
+    uint64_t max_num_batched_tokens;
+    uint64_t gpu_total_bytes;       /* total_gpu_memory / "total capacity" */
+    uint64_t startup_free_bytes;    /* free at start-up */
+    uint64_t requested_bytes;       /* total x utilization */
+    uint64_t weights_bytes;         /* model weights, per GPU */
+    uint64_t consumed_bytes;        /* weights + non-torch (vLLM 0.21+) */
+    uint64_t non_torch_bytes;
+    uint64_t activation_bytes;      /* PyTorch activation peak */
+    int64_t cudagraph_bytes;        /* CUDA-graph memory; may be negative */
+    int64_t kv_cache_bytes;         /* KV budget; negative when short */
+    uint64_t gpu_blocks;
+    uint64_t cpu_blocks;
+    uint64_t kv_cache_tokens;       /* tokens the KV cache holds */
+    double max_concurrency;         /* at max_model_len */
+    uint64_t kv_needed_bytes;       /* KV one max_model_len request needs */
+    uint64_t estimated_max_model_len; /* vLLM's own estimate */
+    uint64_t oom_tried_bytes;       /* "Tried to allocate" */
+    uint64_t oom_free_bytes;        /* free when the allocation failed */
+    uint64_t oom_in_use_bytes;      /* held by the process */
+    uint32_t oom_gpu_index;         /* "GPU 0" */
+    char failure_text[320];         /* the error, whitespace collapsed */
+    char engine_line[160];          /* the line naming the engine version */
+} kvb_log_facts;
+
+/**
+ * Fill log facts with zeros (accounting -1) and set struct_size.
+ * KVB_LOG_FACTS_INIT(f) passes sizeof *(f).
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_log_facts_init(kvb_log_facts *facts, size_t struct_size);
+#define KVB_LOG_FACTS_INIT(f) kvb_log_facts_init((f), sizeof *(f))
+
+/** The largest log kvb_log_parse() reads: 64 MiB. */
+#define KVB_LOG_MAX_BYTES ((size_t)64 << 20)
+
+/**
+ * Read a log into facts.  Any bytes are accepted (binary garbage, NULs,
+ * ANSI colours, lines wrapped anywhere); a log with nothing recognisable
+ * gives present == 0 and failure NONE, not an error.
+ * @param[in]  text, len  the log; need not be NUL-terminated.
+ * @param[out] facts  initialised with KVB_LOG_FACTS_INIT.
+ * @return KVB_OK, KVB_EINVAL (NULL), KVB_ELIMIT (len above
+ *         KVB_LOG_MAX_BYTES), KVB_ENOMEM or KVB_EABI; details in *err.
+ * @note Allocates a working copy of the text and frees it before
+ *       returning.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_log_parse(const char *text, size_t len, kvb_log_facts *facts,
+                         kvb_error *err);
+
+/* ---- What kvb_log_inputs() could fill (its `known` bits) ---- */
+#define KVB_LOG_KNOWN_MODEL (1u << 0)   /* a model preset matched */
+#define KVB_LOG_KNOWN_QUANT (1u << 1)   /* quantization or dtype logged */
+#define KVB_LOG_KNOWN_GPU (1u << 2)     /* the GPU total was logged */
+#define KVB_LOG_KNOWN_SERVING (1u << 3) /* max_model_len was logged */
+
+/**
+ * Turn facts into planner inputs, changing only what the log shows and
+ * leaving the rest as the caller set it:
+ *  - model: the preset named by the logged model (aliases such as
+ *    "meta-llama/Llama-3.1-8B-Instruct" match; so does the name with its
+ *    organisation and a quantization suffix such as "-AWQ" or "-FP8"
+ *    removed);
+ *  - quant: the logged quantization ("awq" -> awq-4, "gptq" -> gptq-4,
+ *    "fp8", "bitsandbytes" -> bnb-4), else the one the model name
+ *    suggests; the logged dtype and kv_cache_dtype;
+ *  - gpu: total_bytes from total_gpu_memory or the OOM's total capacity,
+ *    and the GPU preset the log names, if any;
+ *  - serving: max_model_len, utilization, TP, PP, eager, block size,
+ *    batch limits, the engine version (or a version of the release line
+ *    the wording shows: 0.7.0 for V0, 0.11.0 for V1 before 0.21), and the
+ *    measured terms the log printed as overrides (weights x TP x PP,
+ *    non-torch, activation peak, CUDA graphs when not negative).
+ * @param[in]     facts  from kvb_log_parse().
+ * @param[in,out] model, quant, gpu, serving  initialised by the caller.
+ * @param[out]    known  KVB_LOG_KNOWN_* bits; may be NULL.
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI; details in *err.  A
+ *         logged model that is not a preset is not an error: its bit
+ *         stays clear.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_log_inputs(const kvb_log_facts *facts, kvb_model *model,
+                          kvb_quant *quant, kvb_gpu *gpu,
+                          kvb_serving *serving, uint32_t *known,
+                          kvb_error *err);
+
+/**
+ * What the facts mean, in words: a first line naming the failure, the
+ * figures that explain it, and what to do, derived from the facts alone
+ * (for example the largest max_model_len the logged KV cache holds).
+ * Lines end in '\n'.  For remedies re-planned for a model, use
+ * kvb_log_inputs() and kvb_advise().
+ * @param[out] buf, cap  destination; always NUL-terminated when cap > 0.
+ * @param[out] needed    bytes needed including the NUL; may be NULL.
+ * @return KVB_OK, KVB_EBUFSIZE (truncated), KVB_EINVAL or KVB_EABI;
+ *         details in *err.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_log_explain(const kvb_log_facts *facts, char *buf, size_t cap,
+                           size_t *needed, kvb_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Readers                                                              */
 /* ---------------------------------------------------------------------- */
 
-/* (declarations of the readers go here: lib/read_*.c) */
+/*
+ * Users rarely type layer counts: they have a model directory, a
+ * config.json, or a .gguf file.  The readers turn those into a kvb_model
+ * and a kvb_quant, and, where the file states the exact tensor sizes
+ * (safetensors and GGUF headers), into the exact bytes of the weights:
+ * pass kvb_read_info.weights_bytes to kvb_serving.weights_bytes and a plan
+ * uses that figure instead of the estimate.
+ *
+ * The readers read headers only, never tensor data: a GGUF file truncated
+ * after its tensor infos, or a model directory without its shards (the
+ * index then gives metadata.total_size), still reads.
+ *
+ * Every reader treats its input as hostile: every length and count is
+ * checked before use, nothing is allocated from an unchecked field, and a
+ * bad file gives a status with kvb_error.field naming what was wrong,
+ * kvb_error.line/column set for JSON (1-based) or kvb_error.offset set to
+ * the byte offset in the file, and kvb_error.source naming the file.
+ */
+
+/* ---- Reader limits (exceeding one gives KVB_ELIMIT) ---- */
+#define KVB_READ_MAX_JSON_BYTES (64u << 20)   /* config.json, index.json */
+#define KVB_READ_MAX_JSON_DEPTH 64u           /* nesting of JSON values */
+#define KVB_READ_MAX_ST_HEADER_BYTES 100000000u /* safetensors header (the
+                                                 format's own limit) */
+#define KVB_READ_MAX_TENSORS (1u << 20)       /* tensors in one file or index */
+#define KVB_READ_MAX_SHARDS 4096u             /* safetensors files per model */
+#define KVB_READ_MAX_GGUF_HEADER_BYTES (256u << 20) /* GGUF metadata + infos */
+#define KVB_READ_MAX_GGUF_KV (1u << 20)       /* GGUF metadata pairs */
+#define KVB_READ_MAX_GGUF_ARRAY (1u << 24)    /* elements of one GGUF array */
+#define KVB_READ_MAX_GGUF_NESTING 4u          /* arrays of arrays */
+#define KVB_READ_MAX_STRING (16u << 20)       /* one GGUF string, bytes */
+#define KVB_READ_MAX_NAME 64u                 /* GGUF tensor name, with its
+                                                 NUL (ggml's GGML_MAX_NAME) */
+
+/** What a path or buffer held (kvb_read_info.format). */
+typedef enum kvb_format {
+    KVB_FORMAT_NONE = 0,              /* nothing read (weights: unknown) */
+    KVB_FORMAT_CONFIG_JSON = 1,       /* Hugging Face config.json */
+    KVB_FORMAT_SAFETENSORS = 2,       /* one .safetensors file */
+    KVB_FORMAT_GGUF = 3,              /* a GGUF v2/v3 file */
+    KVB_FORMAT_DIRECTORY = 4,         /* a model directory */
+    KVB_FORMAT_SAFETENSORS_INDEX = 5, /* model.safetensors.index.json */
+    KVB_FORMAT_LAST_                  /* never use */
+} kvb_format;
+
+/*
+ * The fields a reader can set: XX(name, number, dotted field name).  Bit
+ * (1 << number) of kvb_read_info.fields_from_file is set when the file
+ * gave that field; fields it did not give keep the family's default (for
+ * example tie_word_embeddings when the config omits it).  Append-only.
+ */
+#define KVB_READ_FIELD_MAP(XX)                                                 \
+    XX(ARCH, 0, "model.arch")                                                  \
+    XX(DTYPE, 1, "model.dtype")                                                \
+    XX(FLAGS, 2, "model.flags")                                                \
+    XX(NUM_HIDDEN_LAYERS, 3, "model.num_hidden_layers")                        \
+    XX(HIDDEN_SIZE, 4, "model.hidden_size")                                    \
+    XX(NUM_ATTENTION_HEADS, 5, "model.num_attention_heads")                    \
+    XX(NUM_KEY_VALUE_HEADS, 6, "model.num_key_value_heads")                    \
+    XX(HEAD_DIM, 7, "model.head_dim")                                          \
+    XX(INTERMEDIATE_SIZE, 8, "model.intermediate_size")                        \
+    XX(VOCAB_SIZE, 9, "model.vocab_size")                                      \
+    XX(TIE_WORD_EMBEDDINGS, 10, "model.tie_word_embeddings")                   \
+    XX(MAX_POSITION_EMBEDDINGS, 11, "model.max_position_embeddings")           \
+    XX(POSITION_EMBEDDING_ROWS, 12, "model.position_embedding_rows")           \
+    XX(NUM_EXPERTS, 13, "model.num_experts")                                   \
+    XX(NUM_EXPERTS_PER_TOK, 14, "model.num_experts_per_tok")                   \
+    XX(MOE_INTERMEDIATE_SIZE, 15, "model.moe_intermediate_size")               \
+    XX(NUM_SHARED_EXPERTS, 16, "model.num_shared_experts")                     \
+    XX(SHARED_EXPERT_INTERMEDIATE_SIZE, 17,                                    \
+       "model.shared_expert_intermediate_size")                                \
+    XX(FIRST_K_DENSE_REPLACE, 18, "model.first_k_dense_replace")               \
+    XX(MOE_LAYER_STEP, 19, "model.moe_layer_step")                             \
+    XX(KV_LORA_RANK, 20, "model.kv_lora_rank")                                 \
+    XX(Q_LORA_RANK, 21, "model.q_lora_rank")                                   \
+    XX(QK_ROPE_HEAD_DIM, 22, "model.qk_rope_head_dim")                         \
+    XX(QK_NOPE_HEAD_DIM, 23, "model.qk_nope_head_dim")                         \
+    XX(V_HEAD_DIM, 24, "model.v_head_dim")                                     \
+    XX(SLIDING_WINDOW, 25, "model.sliding_window")                             \
+    XX(SLIDING_WINDOW_PATTERN, 26, "model.sliding_window_pattern")             \
+    XX(ATTENTION_CHUNK_SIZE, 27, "model.attention_chunk_size")                 \
+    XX(ATTENTION_CHUNK_PATTERN, 28, "model.attention_chunk_pattern")           \
+    XX(QUANT_METHOD, 29, "quant.method")                                       \
+    XX(QUANT_GROUP_SIZE, 30, "quant.group_size")                               \
+    XX(QUANT_FP8_SCALE, 31, "quant.fp8_scale")                                 \
+    XX(QUANT_FLAGS, 32, "quant.flags")                                         \
+    XX(WEIGHTS_BYTES, 33, "serving.weights_bytes")
+
+/** Bit numbers of kvb_read_info.fields_from_file. */
+typedef enum kvb_read_field {
+#define KVB__READ_FIELD_ENUM(name, num, text) KVB_READ_FIELD_##name = num,
+    KVB_READ_FIELD_MAP(KVB__READ_FIELD_ENUM)
+#undef KVB__READ_FIELD_ENUM
+    KVB_READ_FIELD_LAST_ /* never use */
+} kvb_read_field;
+
+/** What a reader found, besides the model: exact bytes and provenance. */
+typedef struct kvb_read_info {
+    size_t struct_size;
+    int32_t format;            /* kvb_format of the path or buffer */
+    int32_t weights_format;    /* kvb_format the exact bytes came from;
+                                  NONE: the file does not say */
+    uint64_t weights_bytes;    /* exact tensor bytes (every tensor the
+                                  headers list, quantized parts included);
+                                  0 when the file does not say */
+    uint64_t tensor_count;     /* tensors counted in weights_bytes */
+    uint64_t fields_from_file; /* bit (1 << KVB_READ_FIELD_*) per field the
+                                  file set */
+    uint64_t header_bytes;     /* header and metadata bytes parsed (never
+                                  tensor data) */
+    uint32_t shard_count;      /* safetensors files whose headers were read */
+    uint32_t file_version;     /* GGUF version; 0 for other formats */
+    uint32_t warning_count;    /* warnings; their text is in warning */
+    char arch_name[64];        /* model_type or general.architecture, as the
+                                  file spells it */
+    char warning[256];         /* warnings joined by "; ", truncated; "" */
+} kvb_read_info;
+
+/**
+ * Fill a read report with zeros and set struct_size.
+ * KVB_READ_INFO_INIT(i) passes sizeof *(i).
+ * @param[out] info  the report.
+ * @param[in]  struct_size  sizeof(kvb_read_info) as the caller sees it.
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_read_info_init(kvb_read_info *info, size_t struct_size);
+#define KVB_READ_INFO_INIT(i) kvb_read_info_init((i), sizeof *(i))
+
+/**
+ * Read a model from a path: a model directory (config.json plus
+ * model.safetensors.index.json, model.safetensors or *.safetensors; or a
+ * directory holding one .gguf), a config.json (a file named exactly
+ * config.json also picks up the safetensors next to it), a .safetensors
+ * file (with the config.json next to it), an index.json, or a .gguf file.
+ * The format is found from the content, not the name.
+ * @param[in]  path   file or directory.
+ * @param[out] model  the architecture (initialised by KVB_MODEL_INIT);
+ *                    its name is the file's model name or the file name.
+ * @param[out] quant  the quantization scheme; may be NULL.
+ * @param[out] info   exact weights, provenance, warnings; may be NULL.
+ * @return KVB_OK, or KVB_EINVAL / KVB_EIO / KVB_EPARSE / KVB_EUNSUPPORTED /
+ *         KVB_ELIMIT / KVB_ERANGE / KVB_EOVERFLOW / KVB_ENOMEM / KVB_EABI;
+ *         details in *err (field, line/column or offset, source).
+ * @note Reads headers only.  Allocates while reading and frees before it
+ *       returns; nothing is kept.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_model_read(const char *path, kvb_model *model, kvb_quant *quant,
+                          kvb_read_info *info, kvb_error *err);
+
+/**
+ * Read a Hugging Face config.json from memory: the standard fields, the
+ * family's own spellings (text_config of multimodal configs, Llama 4 MoE
+ * interleave and chunked attention, Gemma sliding-window patterns,
+ * DeepSeek MLA, gpt-oss, Falcon, OPT, GPT-NeoX), torch_dtype, and
+ * quantization_config (awq, gptq, fp8, compressed-tensors, mxfp4,
+ * bitsandbytes).  An unknown model_type with the standard fields reads as
+ * a Llama-shaped decoder with a warning.
+ * @param[in]  json, len  the text (need not be NUL-terminated).
+ * @param[out] model, quant, info  as kvb_model_read (quant, info may be
+ *             NULL); info->weights_bytes stays 0.
+ * @return KVB_OK, or KVB_EPARSE (malformed JSON, a missing standard field,
+ *         a wrong type; line and column set), KVB_EUNSUPPORTED, KVB_ELIMIT,
+ *         KVB_ERANGE; details in *err.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_config_parse(const char *json, size_t len, kvb_model *model,
+                            kvb_quant *quant, kvb_read_info *info,
+                            kvb_error *err);
+
+/**
+ * Exact tensor bytes of one safetensors file held in memory: the 8-byte
+ * header length, then the JSON header (the tensor data may be absent).
+ * Every dtype of the format is known (BOOL, F4, F6_E2M3, F6_E3M2, U8, I8,
+ * F8_E5M2, F8_E4M3, F8_E8M0, F8_E4M3FNUZ, F8_E5M2FNUZ, I16, U16, F16,
+ * BF16, I32, U32, F32, C64, F64, I64, U64); data_offsets must agree with
+ * dtype x shape and tile the data without gaps, as the format requires.
+ * @param[in]  buf, len  the start of the file.
+ * @param[out] info  weights_bytes, tensor_count, header_bytes.
+ * @return KVB_OK, or KVB_EPARSE (offset set), KVB_EUNSUPPORTED (unknown
+ *         dtype), KVB_ELIMIT; details in *err.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_safetensors_parse(const void *buf, size_t len,
+                                 kvb_read_info *info, kvb_error *err);
+
+/**
+ * Read a GGUF (v2 or v3) header from memory: metadata (every value type,
+ * arrays and arrays of arrays included), then tensor infos.  The model
+ * comes from general.architecture and the <arch>.* keys; the exact bytes
+ * from each tensor's ggml type and shape (block sizes and bytes per block
+ * of every ggml type); quant->method from general.file_type.  The buffer
+ * may end right after the tensor infos.
+ * @param[in]  buf, len  the start of the file.
+ * @param[out] model, quant, info  as kvb_model_read.
+ * @return KVB_OK, or KVB_EPARSE (bad magic, truncation, a removed ggml
+ *         type; offset set), KVB_EUNSUPPORTED (GGUF v1, a newer version,
+ *         big-endian, an unknown ggml type id), KVB_ELIMIT; details in
+ *         *err.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_gguf_parse(const void *buf, size_t len, kvb_model *model,
+                          kvb_quant *quant, kvb_read_info *info,
+                          kvb_error *err);
+
+/**
+ * The dotted name of a reader field bit ("model.num_hidden_layers"), for
+ * listing kvb_read_info.fields_from_file.
+ * @param[in] field  a kvb_read_field value (a bit number).
+ * @return a static string; NULL for unknown values.
+ * @since 0.1
+ */
+KVB_API
+const char *kvb_read_field_name(unsigned field);
+
+/**
+ * The name of a kvb_format ("config.json", "safetensors", "gguf",
+ * "directory", "safetensors-index", "none").
+ * @return a static string; NULL for unknown values.
+ * @since 0.1
+ */
+KVB_API
+const char *kvb_format_name(int format);
 
 /* ---------------------------------------------------------------------- */
 /* Probe and validate                                                   */
 /* ---------------------------------------------------------------------- */
 
-/* (declarations of the probe go here: lib/probe.c, lib/validate.c) */
+/*
+ * The probe reads the GPUs of this machine through the CUDA driver
+ * (libcuda.so.1, loaded at run time: libkvbudget never links against
+ * CUDA, so it loads and plans on machines without a driver or a GPU).
+ * Validation allocates on a real GPU what a plan predicts, the way vLLM
+ * allocates it, and compares the fall in free memory with the prediction
+ * (docs/validation.md).  Without a GPU these functions return a status
+ * and touch nothing:
+ *   KVB_ENOCUDA    the library was built without CUDA support;
+ *   KVB_ENODRIVER  libcuda.so.1 cannot be loaded or initialised (no NVIDIA
+ *                  driver, or only the toolkit's stub);
+ *   KVB_ENODEVICE  the driver works but sees no GPU;
+ *   KVB_ECUDA      any other CUDA error, with CUDA's own text in *err.
+ */
+
+/** One GPU as the CUDA driver reports it (kvb_probe_device). */
+typedef struct kvb_device {
+    size_t struct_size;
+    int32_t index;                 /* CUDA ordinal */
+    char name[256];                /* "NVIDIA H200" (cuDeviceGetName) */
+    uint64_t total_bytes;          /* cuMemGetInfo total */
+    uint64_t free_bytes;           /* cuMemGetInfo free, read with a CUDA
+                                      context open, as an engine reads it */
+    uint64_t used_by_others_bytes; /* total - free at the probe: other
+                                      processes, the driver's reserve and
+                                      the probe's own CUDA context */
+    uint32_t compute_capability;   /* major*10 + minor (90 = Hopper) */
+    uint32_t multiprocessor_count; /* SMs */
+    char uuid[48];                 /* "GPU-8f2a...", as nvidia-smi -L; or "" */
+    char driver_version[32];       /* kernel module ("580.159.03"), else
+                                      the CUDA version the driver supports */
+    uint32_t cuda_driver_version;  /* cuDriverGetVersion: 13000 = CUDA 13.0 */
+} kvb_device;
+
+/**
+ * Fill a device with zeros (index -1) and set struct_size.
+ * KVB_DEVICE_INIT(d) passes sizeof *(d).
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_device_init(kvb_device *dev, size_t struct_size);
+#define KVB_DEVICE_INIT(d) kvb_device_init((d), sizeof *(d))
+
+/**
+ * Number of CUDA devices this process can see.
+ * @param[out] count  the number of devices; 0 on every failure.
+ * @return KVB_OK, KVB_ENOCUDA, KVB_ENODRIVER, KVB_ENODEVICE (none) or
+ *         KVB_ECUDA; details in *err.
+ * @note Loads the driver for the duration of the call; creates no context.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_probe_count(uint32_t *count, kvb_error *err);
+
+/**
+ * Probe one device: name, compute capability, multiprocessors, UUID,
+ * driver version, and cuMemGetInfo's free and total memory.
+ * @param[in]  index  CUDA ordinal, 0 .. count-1.
+ * @param[out] dev    initialised by the caller with KVB_DEVICE_INIT.
+ * @return KVB_OK, KVB_ERANGE (index past the last device), KVB_EABI,
+ *         KVB_ENOCUDA, KVB_ENODRIVER, KVB_ENODEVICE or KVB_ECUDA;
+ *         details in *err.
+ * @note Retains the device's primary context for the duration of the
+ *       call (as the CUDA runtime, PyTorch and vLLM do), so free_bytes
+ *       counts one CUDA context as used; the calling thread's current
+ *       context is restored before returning.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_probe_device(uint32_t index, kvb_device *dev, kvb_error *err);
+
+/**
+ * The kvb_gpu of a probed device, ready for kvb_plan_compute: name
+ * (truncated to 63 bytes), total and free bytes, compute capability,
+ * multiprocessors, and count 1 (set count to kvb_probe_count's figure to
+ * plan across every visible GPU).
+ * @param[in]  dev  a device filled by kvb_probe_device.
+ * @param[out] gpu  initialised by the caller with KVB_GPU_INIT.
+ * @return KVB_OK, KVB_EINVAL (dev or gpu NULL, total_bytes 0), KVB_ERANGE
+ *         (free above total) or KVB_EABI; details in *err.
+ * @note Pure: works, and is useful, without CUDA (a device read from JSON).
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_device_gpu(const kvb_device *dev, kvb_gpu *gpu, kvb_error *err);
+
+/* Validation stages: XX(name, number, snake_case code, what is allocated). */
+#define KVB_STAGE_MAP(XX)                                                      \
+    XX(WEIGHTS, 0, "weights", "one allocation per tensor of the inventory")    \
+    XX(ACTIVATION, 1, "activation",                                            \
+       "the profile run's activation peak, one allocation")                    \
+    XX(NON_TORCH, 2, "non_torch",                                              \
+       "memory outside PyTorch (cuBLAS workspaces, kernels), one allocation")  \
+    XX(CUDAGRAPH, 3, "cudagraph",                                              \
+       "the CUDA-graph estimate inside the budget, one allocation")            \
+    XX(KV_CACHE, 4, "kv_cache", "per-layer tensors of num_blocks pages")
+
+/** What a validation allocates, in order (kvb_validation.stages index). */
+typedef enum kvb_stage {
+#define KVB__STAGE_ENUM(name, num, code, text) KVB_STAGE_##name = num,
+    KVB_STAGE_MAP(KVB__STAGE_ENUM)
+#undef KVB__STAGE_ENUM
+    KVB_STAGE_LAST_ /* never use */
+} kvb_stage;
+
+/** Capacity of kvb_validation.stages; stage_count says how many are used. */
+#define KVB_VALIDATION_STAGES 8
+
+/** Snake_case code of a stage ("kv_cache"); NULL if unknown. @since 0.1 */
+KVB_API
+const char *kvb_stage_name(int stage);
+
+/** What a stage allocates, one line; NULL if unknown. @since 0.1 */
+KVB_API
+const char *kvb_stage_reason(int stage);
+
+/** Predicted against observed bytes of one stage.  Frozen layout. */
+typedef struct kvb_validation_stage {
+    uint64_t predicted_bytes; /* the plan's figure */
+    uint64_t requested_bytes; /* sum of the sizes asked of the allocator */
+    uint64_t observed_bytes;  /* fall in cuMemGetInfo free across the stage */
+    uint32_t allocations;     /* allocations asked for */
+    uint32_t allocated;       /* 1: every one succeeded */
+    double error;             /* (observed - predicted) / predicted; 0 when
+                                 predicted is 0 */
+} kvb_validation_stage;
+
+/** The result of kvb_validate. */
+typedef struct kvb_validation {
+    size_t struct_size;
+    /* ---- the device ---- */
+    int32_t device_index;         /* CUDA ordinal */
+    char device_name[256];        /* as kvb_device.name */
+    uint64_t total_bytes;         /* cuMemGetInfo total */
+    uint64_t free_start_bytes;    /* free before the first allocation */
+    uint64_t free_end_bytes;      /* free after everything was freed */
+    /* ---- the plan, for the probed GPU and the caller's settings ---- */
+    double gpu_memory_utilization; /* as the plan used it */
+    int32_t plan_verdict;         /* kvb_verdict */
+    uint64_t num_blocks;          /* KV blocks the plan gives */
+    uint64_t block_bytes;         /* one block across the layers */
+    uint32_t weights_tensors;     /* allocations of the weights stage */
+    uint32_t kv_tensors;          /* per-layer KV tensors */
+    /* ---- predicted against observed, by kvb_stage ---- */
+    uint32_t stage_count;         /* stages filled (KVB_STAGE_KV_CACHE + 1) */
+    kvb_validation_stage stages[KVB_VALIDATION_STAGES];
+    int32_t failed_stage;         /* -1: every allocation succeeded; else
+                                     the kvb_stage that ran out of memory */
+    uint64_t failed_bytes;        /* the allocation that failed; else 0 */
+    double max_error;             /* largest |error| of weights and KV */
+    double tolerance;             /* allowed |error|: 0.01 */
+    /* ---- tightness: the plan at the largest utilization that fits ---- */
+    uint32_t tight_checked;       /* 1: run (every stage was allocated) */
+    double tight_utilization;     /* (free_start - allowance) / total */
+    uint64_t tight_allowance_bytes; /* allocator rounding: measured in the
+                                     stages before the KV cache, plus one
+                                     2 MiB page per KV tensor */
+    uint64_t tight_num_blocks;    /* the plan's KV blocks at that utilization */
+    uint32_t tight_fits;          /* 1: they were allocated */
+    uint64_t tight_free_bytes;    /* free left beside them (unused room) */
+    double tight_over_fraction;   /* 0.03: "a few percent more" */
+    uint64_t tight_over_num_blocks; /* ceil(tight_num_blocks x 1.03) */
+    uint32_t tight_over_fits;     /* 1: those fitted too (plan not tight) */
+    uint32_t tight;               /* tight_fits && !tight_over_fits */
+    /* ---- verdict ---- */
+    uint32_t valid;               /* every stage allocated, weights and KV
+                                     within tolerance, and tight */
+    char message[320];            /* one line: the verdict in numbers */
+} kvb_validation;
+
+/**
+ * Fill a validation result with zeros (failed_stage -1, device_index -1)
+ * and set struct_size.  KVB_VALIDATION_INIT(v) passes sizeof *(v).
+ * @return KVB_OK, KVB_EINVAL or KVB_EABI.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_validation_init(kvb_validation *v, size_t struct_size);
+#define KVB_VALIDATION_INIT(v) kvb_validation_init((v), sizeof *(v))
+
+/**
+ * Validate the plan on a real GPU.  Probe the device, plan for it (its
+ * real total and free memory, the caller's settings), then allocate what
+ * the plan says in kvb_stage order, the way vLLM does: each weight tensor
+ * of the inventory, the activation peak, the non-torch memory, the
+ * CUDA-graph estimate when it is inside the budget, and the KV cache as
+ * per-layer tensors of num_blocks pages; read cuMemGetInfo before and
+ * after each stage.  Then check the plan is tight: at the largest
+ * utilization the device can give (free memory less the allocator's
+ * rounding) the planned KV blocks fit, and 3% more do not.  Running out
+ * of device memory is a result (failed_stage), not an error.  Everything
+ * allocated is freed on every path.
+ * @param[in]  model, quant, serving  as for kvb_plan_compute (quant and
+ *             serving may be NULL); tensor and pipeline parallelism must
+ *             be 1.
+ * @param[in]  device  CUDA ordinal.
+ * @param[out] out     initialised with KVB_VALIDATION_INIT.
+ * @return KVB_OK (see out->valid), a kvb_plan_compute status,
+ *         KVB_EUNSUPPORTED (parallelism above 1), KVB_ENOMEM (host
+ *         memory), or a probe status; details in *err.
+ * @note Takes up to all free memory of the device for a few seconds;
+ *       run it on an idle GPU.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_validate(const kvb_model *model, const kvb_quant *quant,
+                        const kvb_serving *serving, uint32_t device,
+                        kvb_validation *out, kvb_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Batch planning and struct layout                                     */
 /* ---------------------------------------------------------------------- */
 
-/* (declarations of the batch entry point and the layout report go here:
- * lib/batch.c, lib/layout.c) */
+/*
+ * Sweeps: many plans in one call, each exactly what kvb_plan_compute gives
+ * for the same inputs.  The inputs are small tables (models, quantization
+ * schemes, GPUs, serving settings); each row picks one entry of each table
+ * by index and may override the knobs a sweep varies.  Results come back
+ * in columns, one array element per row, so a binding reads them without
+ * a call per row.  Every column is a caller-owned array of `count`
+ * elements, or NULL: a NULL input column means index 0 / no override, a
+ * NULL output column is not written.
+ */
+
+/** A batch of plans: tables, per-row input columns, per-row outputs. */
+typedef struct kvb_batch {
+    size_t struct_size;
+    /* ---- tables; every element initialised by its init function ---- */
+    const kvb_model *models;     /* num_models entries; required */
+    const kvb_quant *quants;     /* num_quants entries; NULL: the default */
+    const kvb_gpu *gpus;         /* num_gpus entries; required */
+    const kvb_serving *servings; /* num_servings entries; NULL: defaults */
+    uint32_t num_models;         /* >= 1 */
+    uint32_t num_quants;         /* 0 exactly when quants is NULL */
+    uint32_t num_gpus;           /* >= 1 */
+    uint32_t num_servings;       /* 0 exactly when servings is NULL */
+    uint64_t count;              /* rows */
+    /* ---- per-row inputs: indexes (NULL: 0) ---- */
+    const uint32_t *model_index;   /* into models */
+    const uint32_t *quant_index;   /* into quants */
+    const uint32_t *gpu_index;     /* into gpus */
+    const uint32_t *serving_index; /* into servings */
+    /* ---- per-row overrides (NULL, or 0 in a row: the table's value) ---- */
+    const uint32_t *tensor_parallel_size;   /* serving.tensor_parallel_size */
+    const uint32_t *pipeline_parallel_size; /* serving.pipeline_parallel_size */
+    const uint64_t *max_model_len;          /* serving.max_model_len */
+    const double *gpu_memory_utilization;   /* serving.gpu_memory_utilization */
+    const uint32_t *concurrency;            /* serving.concurrency */
+    const uint32_t *max_num_seqs;           /* serving.max_num_seqs */
+    const uint32_t *gpu_count;              /* gpu.count */
+    /* ---- per-row outputs (NULL: not written) ---- */
+    int32_t *status;                 /* KVB_OK, or kvb_plan_compute's status */
+    uint32_t *fits;                  /* kvb_plan.fits; 0 for a failed row */
+    int32_t *verdict;                /* kvb_plan.verdict; -1 for a failed row */
+    uint64_t *weights_bytes_per_gpu; /* the kvb_plan fields of that name */
+    uint64_t *kv_budget_bytes_per_gpu;
+    uint64_t *max_kv_tokens;
+    double *max_concurrency;
+    uint64_t *max_model_len_fit;
+    uint64_t *num_blocks;
+    kvb_plan *plans;  /* whole plans, message left ""; NULL: not written */
+    size_t plan_size; /* sizeof(kvb_plan) as the caller sees it, when plans */
+} kvb_batch;
+
+/**
+ * Fill a batch with its defaults (every pointer NULL, every count 0) and
+ * set struct_size.  KVB_BATCH_INIT(b) passes sizeof *(b).
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI (unknown struct_size).
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_batch_init(kvb_batch *batch, size_t struct_size);
+#define KVB_BATCH_INIT(b) kvb_batch_init((b), sizeof *(b))
+
+/**
+ * Plan every row of a batch.  Row i is the plan of models[model_index[i]],
+ * quants[quant_index[i]], gpus[gpu_index[i]] (count replaced by a non-zero
+ * gpu_count[i]) and servings[serving_index[i]] with its non-zero
+ * overrides; each output equals the kvb_plan field kvb_plan_compute gives
+ * for those inputs, and status[i] the status it returns.  A failed row has
+ * fits 0, verdict -1 and every other output 0.  Entries of the tables are
+ * validated once, and the stages that depend only on (model, quant,
+ * tensor_parallel_size, pipeline_parallel_size) once per combination, so
+ * a row costs far less than a kvb_plan_compute call; the verdict text is
+ * not formatted (plans[i].message is "": call kvb_plan_compute for it).
+ * @param[in]  batch   tables, input columns and output columns.
+ * @param[out] failed  rows whose status is not KVB_OK; may be NULL.
+ * @return KVB_OK when every row has its outputs or its status in
+ *         batch->status.  With batch->status NULL, the status of the
+ *         first row that fails (later rows are not planned; err holds
+ *         kvb_plan_compute's detail for it and source "batch row <i>").
+ *         KVB_EINVAL (a required table missing, counts that do not match
+ *         their tables), KVB_ERANGE (an index past its table), KVB_EABI (a
+ *         struct_size or plan_size this library does not know), KVB_ENOMEM;
+ *         details in *err.  On those, the outputs hold no meaningful data.
+ * @note Allocates one block per call for its caches and frees it before
+ *       returning.  Thread-safe as long as no two threads write the same
+ *       output arrays: split the rows to use several threads.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_batch_compute(const kvb_batch *batch, uint64_t *failed,
+                             kvb_error *err);
+
+/*
+ * The layout of every public struct, as this library was compiled: for
+ * bindings (Python's ctypes mirrors) and tests that must prove their copy
+ * of a struct matches, field by field.  Types are spelled as in this
+ * header ("size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+ * "double", "char", "uint8_t"; "pointer" for any pointer; the struct's name
+ * for an embedded struct, "kvb_validation_stage"); an array field reports
+ * its element type and its whole size.
+ */
+
+/** Number of structs the layout report covers. @since 0.1 */
+KVB_API
+size_t kvb_layout_count(void);
+
+/**
+ * Struct `index` of the layout report.
+ * @param[out] name         the struct's name ("kvb_plan"), static; may be
+ *                          NULL.
+ * @param[out] size         its sizeof; may be NULL.
+ * @param[out] field_count  its number of fields; may be NULL.
+ * @return KVB_OK or KVB_ERANGE (index past the end); details in *err.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_layout_struct_get(size_t index, const char **name,
+                                 size_t *size, size_t *field_count,
+                                 kvb_error *err);
+
+/**
+ * Field `field` of struct `index`, in declaration order.
+ * @param[out] name    the field's name ("max_kv_tokens"), static; may be
+ *                     NULL.
+ * @param[out] type    its type or array element type, static; may be NULL.
+ * @param[out] offset  its offsetof; may be NULL.
+ * @param[out] size    its sizeof (a whole array); may be NULL.
+ * @return KVB_OK or KVB_ERANGE (either index past the end); details in *err.
+ * @since 0.1
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_layout_field_get(size_t index, size_t field, const char **name,
+                                const char **type, size_t *offset,
+                                size_t *size, kvb_error *err);
 
 #ifdef __cplusplus
 }

@@ -183,60 +183,12 @@ typedef struct field_bound {
     const char *note; /* extra words for the message, or NULL */
 } field_bound;
 
-#define P2(n) ((double)((uint64_t)1 << (n)))
-
-/* One table for the library, the command and the Python bindings. */
+/* One table for the library, the command and the Python bindings
+ * (KVB__FIELD_BOUNDS in internal.h). */
 static const field_bound bounds[] = {
-    {"model.num_hidden_layers", 1, 1024, NULL},
-    {"model.hidden_size", 1, P2(20), NULL},
-    {"model.num_attention_heads", 1, 4096, NULL},
-    {"model.num_key_value_heads", 1, 4096, NULL},
-    {"model.head_dim", 0, 8192, "0 = hidden_size / heads"},
-    {"model.intermediate_size", 0, P2(22), NULL},
-    {"model.vocab_size", 1, P2(24), NULL},
-    {"model.max_position_embeddings", 1, P2(34), NULL},
-    {"model.position_embedding_rows", 0, P2(34), NULL},
-    {"model.num_experts", 0, 4096, NULL},
-    {"model.num_experts_per_tok", 0, 4096, NULL},
-    {"model.moe_intermediate_size", 0, P2(22), NULL},
-    {"model.num_shared_experts", 0, 256, NULL},
-    {"model.shared_expert_intermediate_size", 0, P2(22), NULL},
-    {"model.first_k_dense_replace", 0, 1024, NULL},
-    {"model.moe_layer_step", 0, 1024, NULL},
-    {"model.kv_lora_rank", 0, 65536, NULL},
-    {"model.q_lora_rank", 0, 65536, NULL},
-    {"model.qk_rope_head_dim", 0, 8192, NULL},
-    {"model.qk_nope_head_dim", 0, 8192, NULL},
-    {"model.v_head_dim", 0, 8192, NULL},
-    {"model.sliding_window", 0, P2(34), NULL},
-    {"model.sliding_window_pattern", 0, 1024, NULL},
-    {"model.attention_chunk_size", 0, P2(34), NULL},
-    {"model.attention_chunk_pattern", 0, 1024, NULL},
-    {"quant.group_size", 0, 65536, "0 = one group per row"},
-    {"gpu.total_bytes", P2(20), P2(50), NULL},
-    {"gpu.count", 1, 4096, NULL},
-    {"gpu.compute_capability", 0, 200, NULL},
-    {"gpu.free_bytes", 0, P2(50), "0 = unknown"},
-    {"gpu.multiprocessor_count", 0, 1024, "0 = unknown"},
-    {"serving.engine_version", 0, 999999, "0 = newest"},
-    {"serving.gpu_memory_utilization", 0, 1, "0 = engine default"},
-    {"serving.max_model_len", 0, P2(34), "0 = model maximum"},
-    {"serving.concurrency", 0, P2(24), NULL},
-    {"serving.tensor_parallel_size", 1, 1024, NULL},
-    {"serving.pipeline_parallel_size", 1, 1024, NULL},
-    {"serving.block_size", 1, 4096, NULL},
-    {"serving.enforce_eager", 0, 1, NULL},
-    {"serving.max_num_seqs", 0, P2(24), "0 = engine default"},
-    {"serving.max_num_batched_tokens", 0, P2(34), "0 = engine default"},
-    {"serving.enable_chunked_prefill", -1, 1, "-1 = engine default"},
-    {"serving.disable_hybrid_kv_cache", 0, 1, NULL},
-    {"serving.enable_expert_parallel", 0, 1, NULL},
-    {"serving.kv_cache_memory_bytes", 0, P2(50), "0 = unset"},
-    {"serving.cuda_context_bytes", 0, P2(50), "or KVB_AUTO_BYTES"},
-    {"serving.non_torch_bytes", 0, P2(50), "or KVB_AUTO_BYTES"},
-    {"serving.activation_bytes", 0, P2(50), "or KVB_AUTO_BYTES"},
-    {"serving.cudagraph_bytes", 0, P2(50), "or KVB_AUTO_BYTES"},
-    {"serving.weights_bytes", 0, P2(50), "0 = from the inventory"},
+#define KVB__BOUND_ROW(id, name, lo, hi, note) {name, lo, hi, note},
+    KVB__FIELD_BOUNDS(KVB__BOUND_ROW)
+#undef KVB__BOUND_ROW
 };
 
 static const field_bound *bound_find(const char *field)
@@ -269,6 +221,14 @@ static kvb_status out_of_range(kvb_error *err, const field_bound *b,
                      "%s (%s) is out of range; allowed: %.0f..%.0f%s%s",
                      b->field, value, b->lo, b->hi, b->note ? ", " : "",
                      b->note ? b->note : "");
+}
+
+kvb_status kvb__check_field(kvb_error *err, kvb__field id, uint64_t value)
+{
+    const field_bound *b = &bounds[id];
+    if ((double)value >= b->lo && (double)value <= b->hi)
+        return KVB_OK;
+    return kvb__check_u64(err, b->field, value);
 }
 
 kvb_status kvb__check_u64(kvb_error *err, const char *field, uint64_t value)

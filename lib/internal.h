@@ -30,6 +30,71 @@ kvb_status kvb__fail(kvb_error *err, kvb_status status, const char *field,
 /* Reset *err to "no error" if it is a valid struct. */
 void kvb__clear(kvb_error *err);
 
+/* ---- field bounds: XX(id, dotted name, lo, hi, note) ---- */
+
+#define KVB__P2(n) ((double)((uint64_t)1 << (n)))
+#define KVB__FIELD_BOUNDS(XX)                                                  \
+    XX(MODEL_NUM_HIDDEN_LAYERS, "model.num_hidden_layers", 1, 1024, NULL) \
+    XX(MODEL_HIDDEN_SIZE, "model.hidden_size", 1, KVB__P2(20), NULL) \
+    XX(MODEL_NUM_ATTENTION_HEADS, "model.num_attention_heads", 1, 4096, NULL) \
+    XX(MODEL_NUM_KEY_VALUE_HEADS, "model.num_key_value_heads", 1, 4096, NULL) \
+    XX(MODEL_HEAD_DIM, "model.head_dim", 0, 8192, "0 = hidden_size / heads") \
+    XX(MODEL_INTERMEDIATE_SIZE, "model.intermediate_size", 0, KVB__P2(22), NULL) \
+    XX(MODEL_VOCAB_SIZE, "model.vocab_size", 1, KVB__P2(24), NULL) \
+    XX(MODEL_MAX_POSITION_EMBEDDINGS, "model.max_position_embeddings", 1, KVB__P2(34), NULL) \
+    XX(MODEL_POSITION_EMBEDDING_ROWS, "model.position_embedding_rows", 0, KVB__P2(34), NULL) \
+    XX(MODEL_NUM_EXPERTS, "model.num_experts", 0, 4096, NULL) \
+    XX(MODEL_NUM_EXPERTS_PER_TOK, "model.num_experts_per_tok", 0, 4096, NULL) \
+    XX(MODEL_MOE_INTERMEDIATE_SIZE, "model.moe_intermediate_size", 0, KVB__P2(22), NULL) \
+    XX(MODEL_NUM_SHARED_EXPERTS, "model.num_shared_experts", 0, 256, NULL) \
+    XX(MODEL_SHARED_EXPERT_INTERMEDIATE_SIZE, "model.shared_expert_intermediate_size", 0, KVB__P2(22), NULL) \
+    XX(MODEL_FIRST_K_DENSE_REPLACE, "model.first_k_dense_replace", 0, 1024, NULL) \
+    XX(MODEL_MOE_LAYER_STEP, "model.moe_layer_step", 0, 1024, NULL) \
+    XX(MODEL_KV_LORA_RANK, "model.kv_lora_rank", 0, 65536, NULL) \
+    XX(MODEL_Q_LORA_RANK, "model.q_lora_rank", 0, 65536, NULL) \
+    XX(MODEL_QK_ROPE_HEAD_DIM, "model.qk_rope_head_dim", 0, 8192, NULL) \
+    XX(MODEL_QK_NOPE_HEAD_DIM, "model.qk_nope_head_dim", 0, 8192, NULL) \
+    XX(MODEL_V_HEAD_DIM, "model.v_head_dim", 0, 8192, NULL) \
+    XX(MODEL_SLIDING_WINDOW, "model.sliding_window", 0, KVB__P2(34), NULL) \
+    XX(MODEL_SLIDING_WINDOW_PATTERN, "model.sliding_window_pattern", 0, 1024, NULL) \
+    XX(MODEL_ATTENTION_CHUNK_SIZE, "model.attention_chunk_size", 0, KVB__P2(34), NULL) \
+    XX(MODEL_ATTENTION_CHUNK_PATTERN, "model.attention_chunk_pattern", 0, 1024, NULL) \
+    XX(QUANT_GROUP_SIZE, "quant.group_size", 0, 65536, "0 = one group per row") \
+    XX(GPU_TOTAL_BYTES, "gpu.total_bytes", KVB__P2(20), KVB__P2(50), NULL) \
+    XX(GPU_COUNT, "gpu.count", 1, 4096, NULL) \
+    XX(GPU_COMPUTE_CAPABILITY, "gpu.compute_capability", 0, 200, NULL) \
+    XX(GPU_FREE_BYTES, "gpu.free_bytes", 0, KVB__P2(50), "0 = unknown") \
+    XX(GPU_MULTIPROCESSOR_COUNT, "gpu.multiprocessor_count", 0, 1024, "0 = unknown") \
+    XX(SERVING_ENGINE_VERSION, "serving.engine_version", 0, 999999, "0 = newest") \
+    XX(SERVING_GPU_MEMORY_UTILIZATION, "serving.gpu_memory_utilization", 0, 1, "0 = engine default") \
+    XX(SERVING_MAX_MODEL_LEN, "serving.max_model_len", 0, KVB__P2(34), "0 = model maximum") \
+    XX(SERVING_CONCURRENCY, "serving.concurrency", 0, KVB__P2(24), NULL) \
+    XX(SERVING_TENSOR_PARALLEL_SIZE, "serving.tensor_parallel_size", 1, 1024, NULL) \
+    XX(SERVING_PIPELINE_PARALLEL_SIZE, "serving.pipeline_parallel_size", 1, 1024, NULL) \
+    XX(SERVING_BLOCK_SIZE, "serving.block_size", 1, 4096, NULL) \
+    XX(SERVING_ENFORCE_EAGER, "serving.enforce_eager", 0, 1, NULL) \
+    XX(SERVING_MAX_NUM_SEQS, "serving.max_num_seqs", 0, KVB__P2(24), "0 = engine default") \
+    XX(SERVING_MAX_NUM_BATCHED_TOKENS, "serving.max_num_batched_tokens", 0, KVB__P2(34), "0 = engine default") \
+    XX(SERVING_ENABLE_CHUNKED_PREFILL, "serving.enable_chunked_prefill", -1, 1, "-1 = engine default") \
+    XX(SERVING_DISABLE_HYBRID_KV_CACHE, "serving.disable_hybrid_kv_cache", 0, 1, NULL) \
+    XX(SERVING_ENABLE_EXPERT_PARALLEL, "serving.enable_expert_parallel", 0, 1, NULL) \
+    XX(SERVING_KV_CACHE_MEMORY_BYTES, "serving.kv_cache_memory_bytes", 0, KVB__P2(50), "0 = unset") \
+    XX(SERVING_CUDA_CONTEXT_BYTES, "serving.cuda_context_bytes", 0, KVB__P2(50), "or KVB_AUTO_BYTES") \
+    XX(SERVING_NON_TORCH_BYTES, "serving.non_torch_bytes", 0, KVB__P2(50), "or KVB_AUTO_BYTES") \
+    XX(SERVING_ACTIVATION_BYTES, "serving.activation_bytes", 0, KVB__P2(50), "or KVB_AUTO_BYTES") \
+    XX(SERVING_CUDAGRAPH_BYTES, "serving.cudagraph_bytes", 0, KVB__P2(50), "or KVB_AUTO_BYTES") \
+    XX(SERVING_WEIGHTS_BYTES, "serving.weights_bytes", 0, KVB__P2(50), "0 = from the inventory") \
+    XX(SERVING_LOADED_WEIGHTS_BYTES, "serving.loaded_weights_bytes", 0, KVB__P2(50), "0 = modelled")
+
+typedef enum kvb__field {
+#define KVB__FIELD_ID(id, name, lo, hi, note) KVB__F_##id,
+    KVB__FIELD_BOUNDS(KVB__FIELD_ID)
+#undef KVB__FIELD_ID
+    KVB__F_COUNT_
+} kvb__field;
+
+/* Check `value` against the bounds of field `id` (no string lookup). */
+kvb_status kvb__check_field(kvb_error *err, kvb__field id, uint64_t value);
 /* Check `value` against the documented bounds of `field`. */
 kvb_status kvb__check_u64(kvb_error *err, const char *field, uint64_t value);
 kvb_status kvb__check_double(kvb_error *err, const char *field, double value);
@@ -103,6 +168,8 @@ typedef enum kvb__attn_kind {
 uint64_t kvb__head_dim(const kvb_model *m);
 bool kvb__is_mla(const kvb_model *m);
 bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer);
+/* MoE layers among [first, last), without walking them. */
+uint32_t kvb__count_moe(const kvb_model *m, uint32_t first, uint32_t last);
 kvb__attn_kind kvb__layer_attn(const kvb_model *m, uint32_t layer);
 uint64_t kvb__shared_width(const kvb_model *m); /* all shared experts */
 uint32_t kvb__dtype_bytes(int32_t dtype);
@@ -167,6 +234,12 @@ kvb_status kvb__tensor_rank_bytes(const kvb__tdesc *t, int32_t storage,
 /* Layers held by pipeline stage `rank` of `pp` (vLLM get_pp_indices). */
 void kvb__pp_layers(uint32_t layers, uint32_t rank, uint32_t pp,
                     uint32_t *first, uint32_t *last);
+/* The checkpoint's tensor bytes (and how many parameters are quantized). */
+kvb_status kvb__weights_total(const kvb_model *m, const kvb_quant *q,
+                              uint64_t *bytes, uint64_t *quantized,
+                              kvb_error *err);
+/* Parameter counts of a validated model (see kvb_model_param_count). */
+void kvb__model_params(const kvb_model *m, uint64_t *total, uint64_t *active);
 /* Weights bytes of one pipeline stage on one TP rank, as vLLM holds them. */
 kvb_status kvb__stage_weights(const kvb_model *m, const kvb_quant *q,
                               uint32_t tp, uint32_t pp, uint32_t stage,
@@ -188,6 +261,9 @@ typedef struct kvb__kv_stage {
 } kvb__kv_stage;
 
 uint64_t kvb__kv_heads_per_rank(const kvb_model *m, uint32_t tp);
+/* KV bytes per token: whole model, and the busiest rank (may be NULL). */
+void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
+                   uint32_t pp, uint64_t *whole, uint64_t *per_gpu);
 /* hybrid == false: every layer is treated as full attention. */
 void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                         uint32_t first, uint32_t last, uint32_t block_size,
@@ -233,6 +309,10 @@ void kvb__vllm_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
                       double *concurrency);
 uint64_t kvb__vllm_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
                            uint64_t available, uint64_t num_blocks);
+/* The weights of a stage as vLLM holds them: the inventory's bytes plus
+ * allocator rounding, the rotary cos/sin cache and kernel padding. */
+uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,
+                                  uint64_t inventory_bytes);
 /* The ValueError (or OOM) text vLLM prints for a failing plan. */
 kvb_status kvb__vllm_error_text(const kvb_plan *p, char *buf, size_t cap,
                                 size_t *needed, kvb_error *err);
@@ -283,5 +363,154 @@ extern const kvb__gpu_row kvb__gpu_rows[];
 extern const size_t kvb__gpu_rows_count;
 extern const kvb__instance_row kvb__instance_rows[];
 extern const size_t kvb__instance_rows_count;
+
+/* ---- probe and validate (probe.c, validate.c) ---- */
+
+/*
+ * The device-memory seam: what validation needs of a GPU.  probe.c makes
+ * one over the CUDA driver; the unit tests make one over a fake device.
+ * alloc gives KVB_ENOMEM when the device is out of memory (a result, not
+ * an error) and KVB_ECUDA, details in *err, on any other failure.
+ */
+typedef struct kvb__devmem {
+    void *ctx;
+    kvb_status (*mem_get_info)(void *ctx, uint64_t *free_bytes,
+                               uint64_t *total_bytes, kvb_error *err);
+    kvb_status (*alloc)(void *ctx, uint64_t bytes, uint64_t *handle,
+                        kvb_error *err);
+    kvb_status (*release)(void *ctx, uint64_t handle, kvb_error *err);
+} kvb__devmem;
+
+/* true when the library was built with CUDA support (KVB_HAVE_CUDA). */
+bool kvb__probe_has_cuda(void);
+/* The status of a CUresult (passed as int, so it builds without CUDA). */
+kvb_status kvb__cuda_status(int cu_result);
+/* The kernel module's version in /proc/driver/nvidia/version text. */
+bool kvb__nvidia_version(const char *text, char *out, size_t cap);
+
+/* A loaded CUDA driver, one per call: no global state (probe.c). */
+typedef struct kvb__cuda kvb__cuda;
+/* dlopen `library` (NULL: "libcuda.so.1") and cuInit; *out is malloc'ed. */
+kvb_status kvb__cuda_open(const char *library, kvb__cuda **out,
+                          kvb_error *err);
+/* Release the context taken by kvb__cuda_device, restore, unload. */
+void kvb__cuda_close(kvb__cuda *cu);
+kvb_status kvb__cuda_count(kvb__cuda *cu, uint32_t *count, kvb_error *err);
+/* Retain device `index`'s primary context, make it current, probe it. */
+kvb_status kvb__cuda_device(kvb__cuda *cu, uint32_t index, kvb_device *dev,
+                            kvb_error *err);
+/* The device-memory seam over the context kvb__cuda_device made current. */
+void kvb__cuda_devmem(kvb__cuda *cu, kvb__devmem *dm);
+
+/* Validation over any device; gpu names it, dev reads and allocates. */
+kvb_status kvb__validate_run(const kvb__devmem *dev, const kvb_gpu *gpu,
+                             const kvb_model *model, const kvb_quant *quant,
+                             const kvb_serving *serving, kvb_validation *out,
+                             kvb_error *err);
+
+/* ---- advice and logs (advise.c, explain.c) ---- */
+
+/* The largest "friendly" length <= n: a power of two or a multiple of
+ * 1024, whichever is larger; 0 for n == 0. */
+uint64_t kvb__friendly_len(uint64_t n);
+
+/* ---- Readers (read.c, read_json.c, read_config.c, read_safetensors.c,
+ * read_gguf.c) ---- */
+
+struct json_t; /* jansson's, kept out of this header */
+
+/* Sees every tensor a reader counts (tests check bytes per tensor). */
+typedef void (*kvb__tensor_seen_fn)(void *ctx, const char *name,
+                                    size_t name_len, const char *type,
+                                    uint64_t bytes);
+
+/* One read in progress: full-size working copies of the outputs, where
+ * each field came from (to point a validation error at the file), and the
+ * JSON text being read (to locate a bad value by line and column). */
+typedef struct kvb__reader {
+    kvb_model model;
+    kvb_quant quant;
+    kvb_read_info info;
+    kvb_error *err;
+    char source[128];   /* the file being read; "" for buffers */
+    const char *json;   /* JSON text being read, or NULL */
+    size_t json_len;
+    uint64_t json_base; /* file offset of json[0] */
+    int64_t where[KVB_READ_FIELD_LAST_][3]; /* line, column, offset; -1 */
+    kvb__tensor_seen_fn on_tensor;          /* NULL: none */
+    void *on_tensor_ctx;
+} kvb__reader;
+
+void kvb__reader_init(kvb__reader *r, const char *source, kvb_error *err);
+void kvb__reader_source(kvb__reader *r, const char *source);
+/* Append a warning to info.warning ("; "-joined, truncated). */
+void kvb__read_warn(kvb__reader *r, const char *fmt, ...) KVB__PRINTF(2, 3);
+/* Mark `field` as set by the file at (line, column, offset); -1 unknown. */
+void kvb__read_mark(kvb__reader *r, int field, int64_t line, int64_t column,
+                    int64_t offset);
+/* Fail with a position in the file being read. */
+kvb_status kvb__read_fail(kvb__reader *r, kvb_status status, const char *field,
+                          int64_t line, int64_t column, int64_t offset,
+                          const char *fmt, ...) KVB__PRINTF(7, 8);
+/* KVB_EABI/EINVAL unless the caller's outputs are usable (quant and info
+ * may be NULL). */
+kvb_status kvb__read_outputs_check(const kvb_model *model,
+                                   const kvb_quant *quant,
+                                   const kvb_read_info *info, kvb_error *err);
+/* Validate the model read and copy the results out. */
+kvb_status kvb__read_finish(kvb__reader *r, kvb_model *model,
+                            kvb_quant *quant, kvb_read_info *info);
+/* Sum into a counter, failing with KVB_EOVERFLOW naming `what`. */
+kvb_status kvb__read_add(kvb__reader *r, uint64_t *sum, uint64_t add,
+                         const char *what);
+
+/* JSON: size and depth checked, then parsed by jansson; errors carry line,
+ * column and offset (json_base + position). */
+kvb_status kvb__json_load(kvb__reader *r, const char *text, size_t len,
+                          uint64_t base, const char *what,
+                          struct json_t **out);
+/* Position (line, column, offset) of the value at `path` in r->json; path
+ * items are object keys or "[i]" for array elements.  False when absent. */
+bool kvb__json_locate(const kvb__reader *r, const char *const *path,
+                      size_t depth, int64_t pos[3]);
+/* Fail pointing at the value at `path` (or the enclosing value). */
+kvb_status kvb__json_fail(kvb__reader *r, kvb_status status,
+                          const char *const *path, size_t depth,
+                          const char *field, const char *fmt, ...)
+    KVB__PRINTF(6, 7);
+
+/* Families: the flags and defaults a model_type implies. */
+uint32_t kvb__family_flags(int32_t arch);
+uint32_t kvb__family_tied(int32_t arch);
+
+/* Store v in the kvb_model field of a KVB_READ_FIELD_* bit (the integer
+ * fields only); false when it does not fit the field's width. */
+bool kvb__model_field_set(kvb_model *m, int field, uint64_t v);
+
+kvb_status kvb__config_read(kvb__reader *r, const char *json, size_t len);
+/* quantization_config (or compression_config) of a parsed config. */
+kvb_status kvb__quant_config_read(kvb__reader *r, struct json_t *root);
+
+/* One safetensors file: buf holds the 8-byte length and the header. */
+kvb_status kvb__st_read(kvb__reader *r, const void *buf, size_t len,
+                        uint64_t *bytes, uint64_t *tensors);
+/* Bits per element of a safetensors dtype; 0 when unknown. */
+uint32_t kvb__st_dtype_bits(const char *dtype);
+/* model.safetensors.index.json: calls `fn` once per distinct shard file
+ * name (validated: a plain file name); total_size is 0 when absent. */
+typedef kvb_status (*kvb__shard_fn)(void *ctx, const char *name);
+kvb_status kvb__st_index_read(kvb__reader *r, const char *json, size_t len,
+                              kvb__shard_fn fn, void *ctx,
+                              uint64_t *total_size, uint64_t *entries);
+
+/* GGUF: `len` bytes of a file of `file_len` bytes.  When the header runs
+ * past `len` but not past `file_len`, fails with KVB_EPARSE and sets
+ * *need to the bytes it needs (else 0). */
+kvb_status kvb__gguf_read(kvb__reader *r, const void *buf, size_t len,
+                          uint64_t file_len, uint64_t *need);
+/* ggml type sizes: elements per block and bytes per block; false for
+ * removed or unknown ids. */
+bool kvb__ggml_type_size(uint32_t type, uint64_t *block, uint64_t *bytes);
+const char *kvb__ggml_type_name(uint32_t type);
 
 #endif /* KVB_INTERNAL_H */

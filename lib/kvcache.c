@@ -13,6 +13,23 @@ static uint64_t layer_elems_per_token(const kvb_model *m, uint32_t tp)
     return 2 * kvb__kv_heads_per_rank(m, tp) * kvb__head_dim(m);
 }
 
+void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
+                   uint32_t pp, uint64_t *whole, uint64_t *per_gpu)
+{
+    uint64_t b = kvb__dtype_bytes(kvb__kv_dtype(m, q));
+    uint64_t unsplit = kvb__is_mla(m) ? layer_elems_per_token(m, 1)
+                                      : 2 * (uint64_t)m->num_key_value_heads *
+                                            kvb__head_dim(m);
+    *whole = unsplit * b * m->num_hidden_layers;
+    if (!per_gpu)
+        return;
+    /* get_pp_indices gives no stage more than ceil(layers / pp) layers */
+    if (pp > m->num_hidden_layers)
+        pp = m->num_hidden_layers;
+    uint64_t most = kvb__cdiv(m->num_hidden_layers, pp);
+    *per_gpu = layer_elems_per_token(m, tp) * b * most;
+}
+
 kvb_status kvb_kv_bytes_per_token(const kvb_model *model,
                                   const kvb_quant *quant,
                                   uint32_t tensor_parallel_size,
@@ -33,26 +50,10 @@ kvb_status kvb_kv_bytes_per_token(const kvb_model *model,
     if (!st)
         st = kvb__check_u64(err, "serving.pipeline_parallel_size",
                             pipeline_parallel_size);
-    if (st)
-        return st;
-    uint64_t b = kvb__dtype_bytes(kvb__kv_dtype(&m, &q));
-    uint64_t unsplit = kvb__is_mla(&m) ? layer_elems_per_token(&m, 1)
-                                       : 2 * (uint64_t)m.num_key_value_heads *
-                                             kvb__head_dim(&m);
-    *whole = unsplit * b * m.num_hidden_layers;
-    if (per_gpu) {
-        uint32_t pp = pipeline_parallel_size, most = 0;
-        if (pp > m.num_hidden_layers)
-            pp = m.num_hidden_layers;
-        for (uint32_t s = 0; s < pp; s++) {
-            uint32_t first, last;
-            kvb__pp_layers(m.num_hidden_layers, s, pp, &first, &last);
-            if (last - first > most)
-                most = last - first;
-        }
-        *per_gpu = layer_elems_per_token(&m, tensor_parallel_size) * b * most;
-    }
-    return KVB_OK;
+    if (!st)
+        kvb__kv_bytes(&m, &q, tensor_parallel_size, pipeline_parallel_size,
+                      whole, per_gpu);
+    return st;
 }
 
 void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,

@@ -142,6 +142,25 @@ bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer)
     return m->moe_layer_step <= 1 || (layer + 1) % m->moe_layer_step == 0;
 }
 
+/* Layers i in [first, last) with (i + 1) % step == 0. */
+static uint32_t count_multiples(uint32_t first, uint32_t last, uint32_t step)
+{
+    return (last / step) - (first / step);
+}
+
+uint32_t kvb__count_moe(const kvb_model *m, uint32_t first, uint32_t last)
+{
+    if (m->num_experts == 0)
+        return 0;
+    if (first < m->first_k_dense_replace)
+        first = m->first_k_dense_replace;
+    if (first >= last)
+        return 0;
+    if (m->moe_layer_step <= 1)
+        return last - first;
+    return count_multiples(first, last, m->moe_layer_step);
+}
+
 /* Pattern p: layer i is global iff (i+1) % p == 0; p == 0: none global. */
 static bool is_global(uint32_t pattern, uint32_t layer)
 {
@@ -169,23 +188,39 @@ uint64_t kvb__shared_width(const kvb_model *m)
 /* ---- validation ---- */
 
 typedef struct u64_field {
-    const char *name;
+    kvb__field id;
     size_t offset;
     size_t size;
 } u64_field;
 
-#define MF(f) {"model." #f, offsetof(kvb_model, f), sizeof(((kvb_model *)0)->f)}
+#define MF(id, f)                                                              \
+    {KVB__F_MODEL_##id, offsetof(kvb_model, f), sizeof(((kvb_model *)0)->f)}
 static const u64_field model_fields[] = {
-    MF(num_hidden_layers), MF(hidden_size), MF(num_attention_heads),
-    MF(num_key_value_heads), MF(head_dim), MF(intermediate_size),
-    MF(vocab_size), MF(max_position_embeddings),
-    MF(position_embedding_rows), MF(num_experts), MF(num_experts_per_tok),
-    MF(moe_intermediate_size), MF(num_shared_experts),
-    MF(shared_expert_intermediate_size), MF(first_k_dense_replace),
-    MF(moe_layer_step), MF(kv_lora_rank), MF(q_lora_rank),
-    MF(qk_rope_head_dim), MF(qk_nope_head_dim), MF(v_head_dim),
-    MF(sliding_window), MF(sliding_window_pattern), MF(attention_chunk_size),
-    MF(attention_chunk_pattern),
+    MF(NUM_HIDDEN_LAYERS, num_hidden_layers),
+    MF(HIDDEN_SIZE, hidden_size),
+    MF(NUM_ATTENTION_HEADS, num_attention_heads),
+    MF(NUM_KEY_VALUE_HEADS, num_key_value_heads),
+    MF(HEAD_DIM, head_dim),
+    MF(INTERMEDIATE_SIZE, intermediate_size),
+    MF(VOCAB_SIZE, vocab_size),
+    MF(MAX_POSITION_EMBEDDINGS, max_position_embeddings),
+    MF(POSITION_EMBEDDING_ROWS, position_embedding_rows),
+    MF(NUM_EXPERTS, num_experts),
+    MF(NUM_EXPERTS_PER_TOK, num_experts_per_tok),
+    MF(MOE_INTERMEDIATE_SIZE, moe_intermediate_size),
+    MF(NUM_SHARED_EXPERTS, num_shared_experts),
+    MF(SHARED_EXPERT_INTERMEDIATE_SIZE, shared_expert_intermediate_size),
+    MF(FIRST_K_DENSE_REPLACE, first_k_dense_replace),
+    MF(MOE_LAYER_STEP, moe_layer_step),
+    MF(KV_LORA_RANK, kv_lora_rank),
+    MF(Q_LORA_RANK, q_lora_rank),
+    MF(QK_ROPE_HEAD_DIM, qk_rope_head_dim),
+    MF(QK_NOPE_HEAD_DIM, qk_nope_head_dim),
+    MF(V_HEAD_DIM, v_head_dim),
+    MF(SLIDING_WINDOW, sliding_window),
+    MF(SLIDING_WINDOW_PATTERN, sliding_window_pattern),
+    MF(ATTENTION_CHUNK_SIZE, attention_chunk_size),
+    MF(ATTENTION_CHUNK_PATTERN, attention_chunk_pattern),
 };
 #undef MF
 
@@ -205,8 +240,8 @@ static uint64_t field_value(const void *base, const u64_field *f)
 static kvb_status check_ranges(const kvb_model *m, kvb_error *err)
 {
     for (size_t i = 0; i < KVB__ARRAY_LEN(model_fields); i++) {
-        kvb_status st = kvb__check_u64(err, model_fields[i].name,
-                                       field_value(m, &model_fields[i]));
+        kvb_status st = kvb__check_field(err, model_fields[i].id,
+                                         field_value(m, &model_fields[i]));
         if (st)
             return st;
     }
@@ -344,6 +379,31 @@ static int count_tensor(void *vctx, const kvb__tdesc *t)
     return 0;
 }
 
+/* Dense and MoE layers each have one shape: count one of each, multiply. */
+void kvb__model_params(const kvb_model *m, uint64_t *total, uint64_t *active)
+{
+    count_ctx c = {m, 0, 0};
+    kvb__inventory_walk_range(m, 0, 0, KVB__WALK_EMBED | KVB__WALK_HEAD,
+                              count_tensor, &c);
+    uint32_t n = m->num_hidden_layers, moe = kvb__count_moe(m, 0, n);
+    uint32_t counts[2] = {n - moe, moe};
+    for (int k = 0; k < 2; k++) {
+        if (!counts[k])
+            continue;
+        /* a representative layer of each kind */
+        uint32_t i = 0;
+        while (kvb__layer_is_moe(m, i) != (k == 1))
+            i++;
+        count_ctx one = {m, 0, 0};
+        kvb__inventory_walk_range(m, i, i + 1, 0, count_tensor, &one);
+        c.total += one.total * counts[k];
+        c.active += one.active * counts[k];
+    }
+    *total = c.total;
+    if (active)
+        *active = c.active;
+}
+
 kvb_status kvb_model_param_count(const kvb_model *model, uint64_t *total,
                                  uint64_t *active, kvb_error *err)
 {
@@ -353,10 +413,6 @@ kvb_status kvb_model_param_count(const kvb_model *model, uint64_t *total,
     kvb_status st = kvb__model_load(model, &m, err);
     if (st)
         return st;
-    count_ctx c = {&m, 0, 0};
-    kvb__inventory_walk(&m, count_tensor, &c);
-    *total = c.total;
-    if (active)
-        *active = c.active;
+    kvb__model_params(&m, total, active);
     return KVB_OK;
 }

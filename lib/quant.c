@@ -129,7 +129,7 @@ kvb_status kvb__quant_load(const kvb_quant *in, kvb_quant *out, kvb_error *err)
         return kvb__fail(err, KVB_ERANGE, "quant.flags",
                          "quant.flags (0x%x) has unknown bits; allowed: "
                          "KVB_QUANT_* bits", out->flags);
-    return kvb__check_u64(err, "quant.group_size", out->group_size);
+    return kvb__check_field(err, KVB__F_QUANT_GROUP_SIZE, out->group_size);
 }
 
 /* ---- which storage each tensor gets ---- */
@@ -541,6 +541,109 @@ static kvb_status weigh_fail(const kvb_model *m, const kvb_quant *q,
                      kvb_quant_method_name(q->method));
 }
 
+/*
+ * Layers stored alike weigh alike, so each kind of layer is walked once:
+ * the kind is MoE-or-dense and, for the llama.cpp mixes, whether the
+ * layer's attn_v / ffn_down get more bits (both follow use_more_bits of
+ * the layer index, since every layer has exactly one attn_v-like tensor).
+ */
+static unsigned layer_kind(const kvb__quant_ctx *qc, uint32_t i)
+{
+    const kvb_model *m = qc->model;
+    unsigned kind = kvb__layer_is_moe(m, i) ? 1u : 0u;
+    int32_t method = qc->quant->method;
+    if (method == KVB_QUANT_Q4_K_M || method == KVB_QUANT_Q5_K_M) {
+        uint32_t n = m->num_hidden_layers;
+        kind |= use_more_bits(i, n) ? 2u : 0u;
+        kind |= m->arch == KVB_ARCH_FALCON && i < n / 16 ? 4u : 0u;
+    }
+    return kind;
+}
+
+#define LAYER_KINDS 8
+
+typedef struct layer_weight {
+    bool done;
+    uint64_t bytes, params, quantized;
+} layer_weight;
+
+static bool add3(weigh_ctx *c, const layer_weight *w)
+{
+    c->params += w->params;
+    c->quantized += w->quantized;
+    return kvb__add_ok(c->bytes, w->bytes, &c->bytes);
+}
+
+static bool index_dependent(const kvb__quant_ctx *qc)
+{
+    return qc->quant->method == KVB_QUANT_Q4_K_M ||
+           qc->quant->method == KVB_QUANT_Q5_K_M;
+}
+
+/* Without index-dependent rules, a layer is dense or MoE: weigh one of
+ * each and multiply by their counts. */
+static void weigh_two_kinds(weigh_ctx *c, uint32_t first, uint32_t last)
+{
+    const kvb_model *m = c->qc.model;
+    uint32_t moe = kvb__count_moe(m, first, last);
+    uint32_t counts[2] = {last - first - moe, moe};
+    for (unsigned k = 0; k < 2 && !c->st; k++) {
+        if (!counts[k])
+            continue;
+        uint32_t i = first;
+        while (kvb__layer_is_moe(m, i) != (k == 1))
+            i++;
+        weigh_ctx one = *c;
+        one.bytes = one.params = one.quantized = 0;
+        kvb__inventory_walk_range(m, i, i + 1, 0, weigh, &one);
+        uint64_t bytes;
+        if (one.st) {
+            c->st = one.st;
+            c->bad = one.bad;
+        } else if (!kvb__mul_ok(one.bytes, counts[k], &bytes) ||
+                   !kvb__add_ok(c->bytes, bytes, &c->bytes)) {
+            c->st = KVB_EOVERFLOW;
+        } else {
+            c->params += one.params * counts[k];
+            c->quantized += one.quantized * counts[k];
+        }
+    }
+}
+
+static void weigh_layers(weigh_ctx *c, uint32_t first, uint32_t last)
+{
+    if (!index_dependent(&c->qc)) {
+        weigh_two_kinds(c, first, last);
+        return;
+    }
+    layer_weight kinds[LAYER_KINDS] = {{0}};
+    for (uint32_t i = first; i < last && !c->st; i++) {
+        layer_weight *w = &kinds[layer_kind(&c->qc, i)];
+        if (!w->done) {
+            weigh_ctx one = *c;
+            one.bytes = one.params = one.quantized = 0;
+            one.qc.attn_v_seen = i; /* llama.cpp counts over the file */
+            kvb__inventory_walk_range(c->qc.model, i, i + 1, 0, weigh, &one);
+            if (one.st) {
+                c->st = one.st;
+                c->bad = one.bad;
+                return;
+            }
+            *w = (layer_weight){true, one.bytes, one.params, one.quantized};
+        }
+        if (!add3(c, w))
+            c->st = KVB_EOVERFLOW;
+    }
+}
+
+static void weigh_range(weigh_ctx *c, uint32_t first, uint32_t last,
+                        unsigned globals)
+{
+    kvb__inventory_walk_range(c->qc.model, 0, 0, globals, weigh, c);
+    if (!c->st)
+        weigh_layers(c, first, last);
+}
+
 kvb_status kvb__stage_weights(const kvb_model *m, const kvb_quant *q,
                               uint32_t tp, uint32_t pp, uint32_t stage,
                               bool expert_parallel, uint64_t *bytes,
@@ -552,12 +655,25 @@ kvb_status kvb__stage_weights(const kvb_model *m, const kvb_quant *q,
                        (stage + 1 == pp ? KVB__WALK_HEAD : 0);
     weigh_ctx c = {{0}, tp, expert_parallel, true, 0, 0, 0, KVB_OK, {0}};
     kvb__quant_ctx_init(&c.qc, m, q);
-    /* llama.cpp's attn_v counter runs over the whole file, not a stage. */
-    c.qc.attn_v_seen = first;
-    kvb__inventory_walk_range(m, first, last, globals, weigh, &c);
+    weigh_range(&c, first, last, globals);
     if (c.st)
         return weigh_fail(m, q, &c, tp, err);
     *bytes = c.bytes;
+    return KVB_OK;
+}
+
+kvb_status kvb__weights_total(const kvb_model *m, const kvb_quant *q,
+                              uint64_t *bytes, uint64_t *quantized,
+                              kvb_error *err)
+{
+    weigh_ctx c = {{0}, 1, false, false, 0, 0, 0, KVB_OK, {0}};
+    kvb__quant_ctx_init(&c.qc, m, q);
+    weigh_range(&c, 0, m->num_hidden_layers, KVB__WALK_EMBED | KVB__WALK_HEAD);
+    if (c.st)
+        return weigh_fail(m, q, &c, 1, err);
+    *bytes = c.bytes;
+    if (quantized)
+        *quantized = c.quantized;
     return KVB_OK;
 }
 
@@ -585,17 +701,11 @@ kvb_status kvb_weights_compute(const kvb_model *model, const kvb_quant *quant,
     if (!st)
         st = kvb__check_u64(err, "serving.pipeline_parallel_size",
                             pipeline_parallel_size);
+    if (!st)
+        st = kvb__weights_total(&m, &q, &w.bytes, &w.quantized_params, err);
     if (st)
         return st;
-    weigh_ctx c = {{0}, 1, false, false, 0, 0, 0, KVB_OK, {0}};
-    kvb__quant_ctx_init(&c.qc, &m, &q);
-    kvb__inventory_walk(&m, weigh, &c);
-    if (c.st)
-        return weigh_fail(&m, &q, &c, 1, err);
-    w.param_count = c.params;
-    w.quantized_params = c.quantized;
-    w.bytes = c.bytes;
-    st = kvb_model_param_count(&m, &w.param_count, &w.active_param_count, err);
+    kvb__model_params(&m, &w.param_count, &w.active_param_count);
     uint32_t pp = pipeline_parallel_size;
     if (pp > m.num_hidden_layers)
         pp = m.num_hidden_layers;

@@ -38,16 +38,16 @@ kvb_status kvb__gpu_load(const kvb_gpu *in, kvb_gpu *out, kvb_error *err)
 {
     kvb_status st = kvb__struct_in(in, sizeof *out, out, "gpu", err);
     if (!st)
-        st = kvb__check_u64(err, "gpu.total_bytes", out->total_bytes);
+        st = kvb__check_field(err, KVB__F_GPU_TOTAL_BYTES, out->total_bytes);
     if (!st)
-        st = kvb__check_u64(err, "gpu.count", out->count);
+        st = kvb__check_field(err, KVB__F_GPU_COUNT, out->count);
     if (!st)
-        st = kvb__check_u64(err, "gpu.compute_capability",
+        st = kvb__check_field(err, KVB__F_GPU_COMPUTE_CAPABILITY,
                             out->compute_capability);
     if (!st)
-        st = kvb__check_u64(err, "gpu.free_bytes", out->free_bytes);
+        st = kvb__check_field(err, KVB__F_GPU_FREE_BYTES, out->free_bytes);
     if (!st)
-        st = kvb__check_u64(err, "gpu.multiprocessor_count",
+        st = kvb__check_field(err, KVB__F_GPU_MULTIPROCESSOR_COUNT,
                             out->multiprocessor_count);
     if (!st && out->free_bytes > out->total_bytes)
         st = kvb__fail(err, KVB_ERANGE, "gpu.free_bytes",
@@ -61,25 +61,34 @@ kvb_status kvb__gpu_load(const kvb_gpu *in, kvb_gpu *out, kvb_error *err)
 }
 
 typedef struct field_ref {
-    const char *name;
+    kvb__field id;
     size_t offset;
     size_t size;
     bool auto_bytes; /* KVB_AUTO_BYTES is allowed */
 } field_ref;
 
-#define SF(f, a)                                                               \
-    {"serving." #f, offsetof(kvb_serving, f),                                  \
+#define SF(id, f, a)                                                          \
+    {KVB__F_SERVING_##id, offsetof(kvb_serving, f),                            \
      sizeof(((kvb_serving *)0)->f), a}
 static const field_ref serving_fields[] = {
-    SF(engine_version, false),    SF(max_model_len, false),
-    SF(concurrency, false),       SF(tensor_parallel_size, false),
-    SF(pipeline_parallel_size, false), SF(block_size, false),
-    SF(enforce_eager, false),     SF(max_num_seqs, false),
-    SF(max_num_batched_tokens, false), SF(disable_hybrid_kv_cache, false),
-    SF(enable_expert_parallel, false), SF(kv_cache_memory_bytes, false),
-    SF(cuda_context_bytes, true), SF(non_torch_bytes, true),
-    SF(activation_bytes, true),   SF(cudagraph_bytes, true),
-    SF(weights_bytes, false),
+    SF(ENGINE_VERSION, engine_version, false),
+    SF(MAX_MODEL_LEN, max_model_len, false),
+    SF(CONCURRENCY, concurrency, false),
+    SF(TENSOR_PARALLEL_SIZE, tensor_parallel_size, false),
+    SF(PIPELINE_PARALLEL_SIZE, pipeline_parallel_size, false),
+    SF(BLOCK_SIZE, block_size, false),
+    SF(ENFORCE_EAGER, enforce_eager, false),
+    SF(MAX_NUM_SEQS, max_num_seqs, false),
+    SF(MAX_NUM_BATCHED_TOKENS, max_num_batched_tokens, false),
+    SF(DISABLE_HYBRID_KV_CACHE, disable_hybrid_kv_cache, false),
+    SF(ENABLE_EXPERT_PARALLEL, enable_expert_parallel, false),
+    SF(KV_CACHE_MEMORY_BYTES, kv_cache_memory_bytes, false),
+    SF(CUDA_CONTEXT_BYTES, cuda_context_bytes, true),
+    SF(NON_TORCH_BYTES, non_torch_bytes, true),
+    SF(ACTIVATION_BYTES, activation_bytes, true),
+    SF(CUDAGRAPH_BYTES, cudagraph_bytes, true),
+    SF(WEIGHTS_BYTES, weights_bytes, false),
+    SF(LOADED_WEIGHTS_BYTES, loaded_weights_bytes, false),
 };
 #undef SF
 
@@ -114,7 +123,7 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
         uint64_t v = read_field(out, &serving_fields[i]);
         if (serving_fields[i].auto_bytes && v == KVB_AUTO_BYTES)
             continue;
-        st = kvb__check_u64(err, serving_fields[i].name, v);
+        st = kvb__check_field(err, serving_fields[i].id, v);
         if (st)
             return st;
     }

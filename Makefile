@@ -24,6 +24,12 @@ run: build
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
+# Re-run the fidelity suite and rewrite docs/accuracy.md and the README's
+# accuracy summary from it (the test fidelity.doc checks they are current).
+accuracy: build
+	@$(BUILD)/tests/fidelity/kvb_fidelity --data tests/fidelity/data \
+		--write docs/accuracy.md --readme README.md
+
 asan:
 	@$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DKVB_SANITIZE=ON -DKVB_BUILD_BENCH=OFF"
 

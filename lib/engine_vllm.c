@@ -44,31 +44,68 @@ static bool contains_nocase(const char *hay, const char *needle)
     return false;
 }
 
-/* H100-class: at least 70 GiB and not an A100 (the name check is vLLM's). */
-static bool large_device(const kvb_gpu *g)
+/* vLLM release numbers, packed as kvb_serving.engine_version. */
+#define V(major, minor, patch) ((major) * 10000u + (minor) * 100u + (patch))
+
+/* Is `in` at least release `v`?  0 ("newest") is every release. */
+static bool since(const kvb__engine_in *in, uint32_t v)
 {
+    return in->version == 0 || in->version >= v;
+}
+
+/*
+ * The V1 "large device" test of EngineArgs: from 0.8.5 (PR #17073) a
+ * device of at least 70 GiB whose name does not contain "a100"; before,
+ * the device name only: "h100" or "h200" (PR #12369, 0.7.1).
+ */
+static bool large_device(const kvb__engine_in *in)
+{
+    const kvb_gpu *g = in->gpu;
+    if (!since(in, V(0, 8, 5)))
+        return contains_nocase(g->name, "h100") ||
+               contains_nocase(g->name, "h200");
     return g->total_bytes >= 70 * ((uint64_t)1 << 30) &&
            !contains_nocase(g->name, "a100");
+}
+
+/*
+ * V0 switches chunked prefill on by itself (PR #6666, July 2024: 0.5.4) for
+ * contexts
+ * over 32K on CUDA, unless the model slides its attention window; MLA
+ * models keep it off.  The chunk was 512 tokens until PR #10544 (0.6.5),
+ * then _DEFAULT_MAX_NUM_BATCHED_TOKENS = 2048.
+ */
+static bool v0_chunked_default(const kvb__engine_in *in)
+{
+    const kvb_model *m = in->model;
+    return since(in, V(0, 5, 4)) && in->s.max_model_len > 32768 &&
+           m->sliding_window == 0 && !kvb__is_mla(m);
 }
 
 static void batch_defaults(kvb__engine_in *in)
 {
     kvb_serving *s = &in->s;
-    bool user_seqs = s->max_num_seqs != 0;
-    if (s->enable_chunked_prefill < 0)
-        s->enable_chunked_prefill =
-            line_v0(in) ? s->max_model_len > 32768 : 1;
-    if (!s->max_num_seqs)
-        s->max_num_seqs =
-            !line_v0(in) && large_device(in->gpu) ? 1024 : 256;
+    bool v0 = line_v0(in), user_seqs = s->max_num_seqs != 0;
+    if (s->enable_chunked_prefill < 0) /* V1 always chunks */
+        s->enable_chunked_prefill = v0 ? v0_chunked_default(in) : 1;
+    if (!s->max_num_seqs) {
+        /* V1 started at 1024 for every device; PR #16158 (0.8.4) went
+         * back to V0's 256 except on large devices. */
+        bool big = !since(in, V(0, 8, 4)) || large_device(in);
+        s->max_num_seqs = !v0 && big ? 1024 : 256;
+    }
     if (!s->max_num_batched_tokens) {
-        uint64_t t = line_v0(in) ? 2048 : large_device(in->gpu) ? 8192 : 2048;
+        uint64_t t = 2048;
+        if (v0 && s->enable_chunked_prefill && !since(in, V(0, 6, 5)))
+            t = 512;
+        else if (!v0 && large_device(in))
+            t = 8192; /* OpenAI server; the LLM class doubles both */
         if (!s->enable_chunked_prefill)
             t = kvb__max(s->max_model_len, t);
         s->max_num_batched_tokens =
             kvb__min((uint64_t)s->max_num_seqs * s->max_model_len, t);
     }
-    if (!user_seqs && !line_v0(in))
+    if (!user_seqs && !v0)
         s->max_num_seqs = (uint32_t)kvb__min(s->max_num_seqs,
                                              s->max_num_batched_tokens);
 }
@@ -130,24 +167,43 @@ static uint64_t cublaslt_workspace(const kvb_gpu *g)
     return KVB__MIB;
 }
 
+/*
+ * What the profile's "non-torch" figure holds depends on how the release
+ * measured it (docs/model.md, "The measured terms"):
+ *  - before 0.2.5 the peak was torch.cuda.max_memory_allocated(): only
+ *    PyTorch's own allocations, among them the cuBLAS workspaces;
+ *  - 0.2.5 (PR #2031) took total - free after the profile, so the
+ *    process's CUDA context counted too, until 0.3.1 (PR #2863) measured
+ *    from the free memory at start-up;
+ *  - since then, memory that appeared outside PyTorch during the profile.
+ */
 uint64_t kvb__vllm_non_torch(const kvb__engine_in *in)
 {
     if (in->s.non_torch_bytes != KVB_AUTO_BYTES)
         return in->s.non_torch_bytes;
-    uint64_t b = CUBLAS_WORKSPACE_BYTES + cublaslt_workspace(in->gpu) +
-                 LAZY_MODULE_BYTES;
+    uint64_t b = CUBLAS_WORKSPACE_BYTES + cublaslt_workspace(in->gpu);
+    bool v0 = line_v0(in);
+    if (v0 && !since(in, V(0, 2, 5)))
+        return b;
+    b += LAZY_MODULE_BYTES;
     uint32_t tp = in->s.tensor_parallel_size;
     if (tp > 1)
         b += (uint64_t)(tp - 1) * NCCL_BYTES_PER_PEER;
+    if (v0 && !since(in, V(0, 3, 1)))
+        b += kvb__vllm_cuda_context(in);
     return b;
 }
 
 /*
  * Sampler buffers per logit, in units of one FP32 logit, at the peak of
- * the dummy sampler run (docs/model.md#sampler).  V0's top-p/top-k path
- * holds the FP32 logits (1), the sorted values (1) and int64 indices (2),
- * the sorted softmax (1) and its cumsum (1), the int64 inverse index (2)
- * and the gathered logits (1): 9.  V1 frees as it goes.
+ * the dummy sampler run (docs/model.md, "The measured terms").  V0's
+ * _apply_top_k_top_p holds, when it gathers, the FP32 logits (1), the
+ * sorted values (1) and int64 indices (2), the sorted softmax (1) and its
+ * cumsum (1), the int64 inverse index (2) and the gathered logits (1): 9.
+ * V1's torch path holds the FP32 logits (1), the sorted values (1) and
+ * indices (2) and the softmax it sums in place (1), and scatters back into
+ * the logits: 5.  The two boolean masks (a quarter each) are left out: the
+ * V0 logs measured 9.1-9.3 rows with the other terms taken off.
  */
 #define SAMPLER_LOGITS_V0 9
 #define SAMPLER_LOGITS_V1 5
@@ -264,6 +320,346 @@ uint64_t kvb__vllm_cudagraph(const kvb__engine_in *in, uint32_t stage)
                    in->s.pipeline_parallel_size, &first, &last);
     return capture_sizes(in) * (uint64_t)(last - first + 1) *
            CUDAGRAPH_BYTES_PER_PIECE;
+}
+
+/* ---- the weights as vLLM holds them ---- */
+
+/*
+ * "Model loading took X GiB" (and the weights term of the budget) is what
+ * torch.cuda.memory_allocated() gained while the model was built and
+ * loaded.  That is the inventory's bytes plus three things the checkpoint
+ * does not hold (docs/model.md, "Weights as loaded"):
+ *
+ *  1. PyTorch's caching allocator rounds every request up to 512 bytes and
+ *     serves one of 10 MiB or more from a segment rounded up to 2 MiB; the
+ *     block is split only when more than 1 MiB would be left over
+ *     (CUDACachingAllocator.cpp: round_size, get_allocation_size,
+ *     should_split), so such a tensor is charged up to 1 MiB more than it
+ *     asked for.  vLLM allocates a layer's q/k/v as one qkv_proj parameter
+ *     and gate/up (and the experts' w13) as one, so those are rounded
+ *     together.
+ *  2. The rotary embedding's cos/sin cache, a buffer of
+ *     max_position_embeddings x rotary_dim in the model dtype
+ *     (RotaryEmbedding._compute_cos_sin_cache), one per rank: get_rope
+ *     shares it between layers.
+ *  3. MXFP4 experts padded for the MoE kernel the GPU runs
+ *     (Mxfp4MoEMethod.create_weights): Marlin (compute capability 7.5 to
+ *     8.9, and 11.0 up) pads the intermediate width to 128 and the hidden
+ *     size to 256; FlashInfer on 10.x pads both to 256; Triton kernels on
+ *     9.0 pad the intermediate width to 64.
+ */
+#define ALLOC_ROUND 512u                     /* kMinBlockSize */
+#define ALLOC_SPLIT_MIN ((uint64_t)1 << 20)  /* kSmallSize */
+#define ALLOC_MIN_LARGE ((uint64_t)10 << 20) /* kMinLargeAlloc */
+#define ALLOC_ROUND_LARGE ((uint64_t)2 << 20) /* kRoundLarge */
+
+/* The vLLM parameter a tensor of the inventory is part of. */
+enum { P_OWN = -1, P_QKV, P_QKV_BIAS, P_GATE_UP, P_GATE_UP_BIAS, P_W13,
+       P_W13_BIAS, P_SHARED_GATE_UP, P_FUSED_ };
+
+static int fused_param(const kvb__tdesc *t)
+{
+    int32_t role = t->role == KVB_ROLE_BIAS ? t->of_role : t->role;
+    int bias = t->role == KVB_ROLE_BIAS;
+    switch (role) {
+    case KVB_ROLE_ATTN_Q:
+    case KVB_ROLE_ATTN_K:
+    case KVB_ROLE_ATTN_V:
+    case KVB_ROLE_ATTN_QKV:
+        return bias ? P_QKV_BIAS : P_QKV;
+    case KVB_ROLE_MLP_GATE:
+    case KVB_ROLE_MLP_UP:
+    case KVB_ROLE_MLP_GATE_UP:
+        return bias ? P_GATE_UP_BIAS : P_GATE_UP;
+    case KVB_ROLE_EXPERT_GATE:
+    case KVB_ROLE_EXPERT_UP:
+        return bias ? P_W13_BIAS : P_W13;
+    case KVB_ROLE_SHARED_GATE:
+    case KVB_ROLE_SHARED_UP:
+        return bias ? P_OWN : P_SHARED_GATE_UP;
+    default:
+        return P_OWN;
+    }
+}
+
+/* The parameters of one layer (or of the globals), in creation order. */
+#define LOAD_MAX_PARAMS 32
+
+typedef struct params {
+    uint64_t bytes[LOAD_MAX_PARAMS];
+    int n;
+    bool mid; /* one of them is served from 20 MiB segments */
+} params;
+
+typedef struct load_ctx {
+    kvb__quant_ctx qc;
+    uint32_t tp;
+    bool ep;
+    params *out;
+    int at[P_FUSED_]; /* index of a fused parameter in out, or -1 */
+} load_ctx;
+
+static int load_tensor(void *vctx, const kvb__tdesc *t)
+{
+    load_ctx *c = vctx;
+    uint64_t b = 0;
+    if (kvb__tensor_rank_bytes(t, kvb__storage_for(&c->qc, t),
+                               c->qc.model, c->qc.quant, c->tp, c->ep, &b))
+        return 1; /* kvb__stage_weights has reported it */
+    int p = fused_param(t);
+    params *o = c->out;
+    if (p != P_OWN && c->at[p] >= 0) {
+        o->bytes[c->at[p]] += b;
+    } else if (o->n < LOAD_MAX_PARAMS) {
+        if (p != P_OWN)
+            c->at[p] = o->n;
+        o->bytes[o->n++] = b;
+    }
+    return 0;
+}
+
+static void load_walk(load_ctx *c, uint32_t first, uint32_t last,
+                      unsigned globals, params *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int p = 0; p < P_FUSED_; p++)
+        c->at[p] = -1;
+    c->out = out;
+    kvb__inventory_walk_range(c->qc.model, first, last, globals, load_tensor,
+                              c);
+    for (int i = 0; i < out->n; i++) {
+        uint64_t b = kvb__round_up(out->bytes[i], ALLOC_ROUND);
+        out->mid |= b > ALLOC_SPLIT_MIN && b < ALLOC_MIN_LARGE;
+    }
+}
+
+/*
+ * The large pool of the caching allocator, as far as loading needs it:
+ * requests over 1 MiB take the smallest cached free block that fits, else
+ * a new segment (20 MiB under 10 MiB, else rounded up to 2 MiB); the rest
+ * of the block is split off and cached only when it exceeds 1 MiB,
+ * otherwise the request is charged the whole block.
+ */
+#define POOL_BLOCKS 16
+#define SEGMENT_MID ((uint64_t)20 << 20) /* kLargeBuffer */
+
+typedef struct pool {
+    uint64_t free[POOL_BLOCKS];
+    int n;
+    uint64_t slack;    /* charged - requested */
+    uint64_t smallest; /* the smallest large request to come: a free block
+                          below it is never used again, so it is dropped */
+} pool;
+
+static void pool_alloc(pool *p, uint64_t bytes)
+{
+    uint64_t r = kvb__round_up(bytes, ALLOC_ROUND);
+    if (r <= ALLOC_SPLIT_MIN)
+        return; /* small pool: 2 MiB segments, split to 512 bytes */
+    int best = -1;
+    for (int i = 0; i < p->n; i++)
+        if (p->free[i] >= r && (best < 0 || p->free[i] < p->free[best]))
+            best = i;
+    uint64_t b;
+    if (best >= 0) {
+        b = p->free[best];
+        p->free[best] = p->free[--p->n];
+    } else {
+        b = r < ALLOC_MIN_LARGE ? SEGMENT_MID
+                                : kvb__round_up(r, ALLOC_ROUND_LARGE);
+    }
+    if (b - r <= ALLOC_SPLIT_MIN)
+        p->slack += b - r;
+    else if (b - r >= p->smallest && p->n < POOL_BLOCKS)
+        p->free[p->n++] = b - r;
+}
+
+static void pool_params(pool *p, const params *ps)
+{
+    for (int i = 0; i < ps->n; i++)
+        pool_alloc(p, ps->bytes[i]);
+}
+
+/* The free blocks as a sorted list, to compare two states of the pool. */
+static void pool_state(const pool *p, uint64_t *out)
+{
+    for (int i = 0; i < POOL_BLOCKS; i++)
+        out[i] = i < p->n ? p->free[i] : 0;
+    for (int i = 1; i < p->n; i++)
+        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            uint64_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+}
+
+#define POOL_HISTORY 8
+
+/*
+ * Layers [first, last) in order.  After a few layers of one kind the pool
+ * returns to a state it was in: from there each period of d layers adds
+ * the same slack, so the remaining whole periods are counted, not
+ * replayed (a 61-layer model costs a handful of layers).
+ */
+static void pool_layers(pool *p, const kvb_model *m, uint32_t first,
+                        uint32_t last, const params kind[2], uint64_t rotary)
+{
+    uint64_t seen[POOL_HISTORY][POOL_BLOCKS], slack_at[POOL_HISTORY];
+    uint32_t uniform_from = first; /* layers since here are of one kind */
+    for (uint32_t i = first; i < last; i++) {
+        bool moe = kvb__layer_is_moe(m, i);
+        if (i > first && moe != kvb__layer_is_moe(m, i - 1))
+            uniform_from = i;
+        pool_params(p, &kind[moe]);
+        if (i == first)
+            pool_alloc(p, rotary); /* made by the first attention layer */
+        uint32_t done = i - uniform_from + 1; /* uniform layers so far */
+        bool rest_same = kvb__count_moe(m, i + 1, last) ==
+                         (moe ? last - i - 1 : 0);
+        uint64_t now[POOL_BLOCKS];
+        pool_state(p, now);
+        for (uint32_t d = 1; rest_same && i > first && d <= POOL_HISTORY &&
+                             d < done;
+             d++) {
+            const uint64_t *then = seen[(i - d) % POOL_HISTORY];
+            if (memcmp(then, now, sizeof now) != 0)
+                continue;
+            uint64_t per = p->slack - slack_at[(i - d) % POOL_HISTORY];
+            uint32_t left = last - i - 1;
+            p->slack += per * (left / d);
+            for (uint32_t k = 0; k < left % d; k++)
+                pool_params(p, &kind[moe]);
+            return;
+        }
+        memcpy(seen[i % POOL_HISTORY], now, sizeof now);
+        slack_at[i % POOL_HISTORY] = p->slack;
+    }
+}
+
+/* Bytes the caching allocator charges beyond the requests when the stage's
+ * weights are created: the embeddings, the layers in order, the head. */
+static uint64_t rounding_slack(const kvb__engine_in *in, uint32_t first,
+                               uint32_t last, unsigned globals,
+                               uint64_t rotary)
+{
+    const kvb_model *m = in->model;
+    load_ctx c;
+    memset(&c, 0, sizeof c);
+    kvb__quant_ctx_init(&c.qc, m, in->quant);
+    c.tp = in->s.tensor_parallel_size;
+    c.ep = in->s.enable_expert_parallel != 0;
+    params embed, head, kind[2];
+    load_walk(&c, 0, 0, globals & KVB__WALK_EMBED, &embed);
+    load_walk(&c, 0, 0, globals & KVB__WALK_HEAD, &head);
+    uint32_t moe = kvb__count_moe(m, first, last);
+    uint32_t counts[2] = {last - first - moe, moe};
+    bool mid = embed.mid || head.mid;
+    for (unsigned k = 0; k < 2; k++) {
+        kind[k].n = 0;
+        if (!counts[k])
+            continue;
+        uint32_t i = first;
+        while (kvb__layer_is_moe(m, i) != (k == 1))
+            i++;
+        load_walk(&c, i, i + 1, 0, &kind[k]);
+        mid |= kind[k].mid;
+    }
+    pool p = {{0}, 0, 0, UINT64_MAX};
+    const params *all[4] = {&embed, &head, &kind[0], &kind[1]};
+    for (int a = 0; a < 4; a++)
+        for (int j = 0; j < all[a]->n; j++) {
+            uint64_t r = kvb__round_up(all[a]->bytes[j], ALLOC_ROUND);
+            if (r > ALLOC_SPLIT_MIN && r < p.smallest)
+                p.smallest = r;
+        }
+    uint64_t rr = kvb__round_up(rotary, ALLOC_ROUND);
+    if (rr > ALLOC_SPLIT_MIN && rr < p.smallest)
+        p.smallest = rr;
+    if (!mid) {
+        /* every request has its own segment: the slack of a layer is
+         * the same each time */
+        pool_params(&p, &embed);
+        pool_params(&p, &head);
+        uint64_t slack = p.slack;
+        for (unsigned k = 0; k < 2; k++) {
+            p.n = 0;
+            p.slack = 0;
+            pool_params(&p, &kind[k]);
+            slack += p.slack * counts[k];
+        }
+        p.n = 0;
+        p.slack = 0;
+        pool_alloc(&p, rotary);
+        return slack + p.slack;
+    }
+    /* mid-size requests share segments: replay the creation order */
+    pool_params(&p, &embed);
+    pool_layers(&p, m, first, last, kind, rotary);
+    pool_params(&p, &head);
+    return p.slack;
+}
+
+static uint64_t rotary_cache(const kvb__engine_in *in)
+{
+    const kvb_model *m = in->model;
+    if (m->position_embedding_rows) /* learned positions (OPT) */
+        return 0;
+    uint64_t dim = kvb__is_mla(m) ? m->qk_rope_head_dim : kvb__head_dim(m);
+    uint64_t b = m->max_position_embeddings * dim *
+                 kvb__dtype_bytes(kvb__act_dtype(m, in->quant));
+    /* Gemma 3's local and global layers rotate with different bases */
+    return m->arch == KVB_ARCH_GEMMA3 ? 2 * b : b;
+}
+
+/* MXFP4 experts of one rank: w13 and w2 at 17 bytes per 32 weights
+ * (uint8 pairs and an E8M0 scale per 32), plus BF16 biases. */
+static uint64_t mxfp4_experts(uint64_t experts, uint64_t width,
+                              uint64_t hidden, bool bias)
+{
+    uint64_t b = experts * 2 * width * (hidden / 2 + hidden / 32) +
+                 experts * hidden * (width / 2 + width / 32);
+    return bias ? b + experts * (2 * width + hidden) * 2 : b;
+}
+
+static uint64_t mxfp4_padding(const kvb__engine_in *in, uint32_t moe_layers)
+{
+    const kvb_model *m = in->model;
+    uint32_t cc = in->gpu->compute_capability, tp = in->s.tensor_parallel_size;
+    if (in->quant->method != KVB_QUANT_MXFP4 || !moe_layers || cc < 75)
+        return 0;
+    bool ep = in->s.enable_expert_parallel != 0;
+    uint64_t e = ep ? kvb__cdiv(m->num_experts, tp) : m->num_experts;
+    uint64_t w = ep ? m->moe_intermediate_size
+                    : kvb__cdiv(m->moe_intermediate_size, tp);
+    uint64_t h = m->hidden_size, wp, hp = h;
+    if (cc >= 90 && cc < 100) { /* Triton kernels */
+        wp = kvb__round_up(w, 64);
+    } else if (cc >= 100 && cc < 110) { /* FlashInfer */
+        wp = kvb__round_up(w, 256);
+        hp = kvb__round_up(h, 256);
+    } else { /* Marlin */
+        wp = kvb__round_up(w, 128);
+        hp = kvb__round_up(h, 256);
+    }
+    if (w % 32 || h % 32)
+        return 0;
+    bool bias = (m->flags & KVB_MODEL_MLP_BIAS) != 0;
+    return (mxfp4_experts(e, wp, hp, bias) - mxfp4_experts(e, w, h, bias)) *
+           moe_layers;
+}
+
+uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,
+                                  uint64_t inventory_bytes)
+{
+    const kvb_model *m = in->model;
+    uint32_t pp = in->s.pipeline_parallel_size, first, last;
+    kvb__pp_layers(m->num_hidden_layers, stage, pp, &first, &last);
+    unsigned globals = (stage == 0 ? KVB__WALK_EMBED : 0) |
+                       (stage + 1 == pp ? KVB__WALK_HEAD : 0);
+    uint64_t rotary = rotary_cache(in);
+    return inventory_bytes + rotary +
+           rounding_slack(in, first, last, globals, rotary) +
+           mxfp4_padding(in, kvb__count_moe(m, first, last));
 }
 
 /* ---- blocks, tokens, concurrency ---- */

@@ -72,6 +72,7 @@ static bool parallelism_message(const kvb_model *m, const kvb_gpu *g,
 
 /* ---- one pipeline stage ---- */
 
+
 typedef struct stage_result {
     uint64_t weights, activation, cudagraph;
     int64_t available; /* may be negative */
@@ -96,6 +97,9 @@ static kvb_status plan_stage(const kvb__engine_in *in, uint32_t stage,
     if (s->weights_bytes && in->inventory_bytes) /* exact bytes from a file */
         r->weights = (uint64_t)((double)r->weights * (double)s->weights_bytes /
                                 (double)in->inventory_bytes);
+    r->weights = s->loaded_weights_bytes
+                     ? s->loaded_weights_bytes
+                     : kvb__vllm_loaded_weights(in, stage, r->weights);
     r->activation = kvb__vllm_activation(in, stage);
     r->cudagraph = kvb__vllm_cudagraph(in, stage);
     bool hybrid = in->accounting != KVB_ACCOUNTING_VLLM_V0 &&
@@ -133,8 +137,9 @@ static void say(kvb_plan *p, int32_t verdict, const char *fmt, ...)
 
 static bool engine_checks_len(const kvb__engine_in *in)
 {
-    /* vLLM before 0.3 started without checking max_model_len. */
-    return in->version == 0 || in->version >= 300;
+    /* vLLM checks max_model_len against the KV cache from 0.2.7 (PR
+     * #2163); 0.2.6 and earlier started and hung on long sequences. */
+    return in->version == 0 || in->version >= 207;
 }
 
 static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
@@ -236,19 +241,17 @@ static void plan_settings(const kvb__engine_in *in, kvb_plan *p)
 static kvb_status plan_model(kvb__engine_in *in, kvb_plan *p,
                              kvb_error *err)
 {
-    kvb_weights w;
-    KVB__CANNOT_FAIL(kvb_weights_init(&w, sizeof w));
-    kvb_status st = kvb_weights_compute(in->model, in->quant, 1, 1, &w, err);
+    uint64_t bytes = 0;
+    kvb_status st = kvb__weights_total(in->model, in->quant, &bytes, NULL, err);
     if (st)
         return st;
-    p->param_count = w.param_count;
-    p->weights_bytes = in->s.weights_bytes ? in->s.weights_bytes : w.bytes;
-    in->inventory_bytes = w.bytes;
-    return kvb_kv_bytes_per_token(in->model, in->quant,
-                                  in->s.tensor_parallel_size,
-                                  in->s.pipeline_parallel_size,
-                                  &p->kv_bytes_per_token,
-                                  &p->kv_bytes_per_token_per_gpu, err);
+    kvb__model_params(in->model, &p->param_count, NULL);
+    p->weights_bytes = in->s.weights_bytes ? in->s.weights_bytes : bytes;
+    in->inventory_bytes = bytes;
+    kvb__kv_bytes(in->model, in->quant, in->s.tensor_parallel_size,
+                  in->s.pipeline_parallel_size, &p->kv_bytes_per_token,
+                  &p->kv_bytes_per_token_per_gpu);
+    return KVB_OK;
 }
 
 static void plan_fill_stage(const kvb__engine_in *in, kvb_plan *p,

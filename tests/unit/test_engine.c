@@ -212,6 +212,125 @@ static void test_engine_requested_memory(void **state)
     assert_int_equal(kvb__vllm_requested_bytes(&f.in), 76555644567ull);
 }
 
+
+/* The defaults moved between releases (docs/model.md, "Scheduler
+ * defaults"). */
+static void test_engine_scheduler_defaults_by_version(void **state)
+{
+    (void)state;
+    fixture f;
+    /* V0 before 0.5.4 (PR #6666): no chunked prefill by itself, so the
+     * batch holds a whole max_model_len */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 503);
+    f.in.s.max_model_len = 131072;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.enable_chunked_prefill, 0);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 131072);
+    /* 0.5.4 to 0.6.4: chunked above 32K, in chunks of 512 */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 604);
+    f.in.s.max_model_len = 131072;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.enable_chunked_prefill, 1);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 512);
+    /* a sliding-window model keeps chunked prefill off */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 703);
+    f.m.sliding_window = 4096;
+    f.in.s.max_model_len = 65536;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 65536);
+    /* V1 0.8.0-0.8.3: 1024 sequences everywhere; 2048 tokens off H100 */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 803);
+    f.g.total_bytes = 24 * GIB;
+    strcpy(f.g.name, "NVIDIA A10G");
+    f.in.s.max_model_len = 32768;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_seqs, 1024);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 2048);
+    /* 0.8.4: by name; an unnamed 80 GiB device is not an H100 */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 804);
+    f.in.s.max_model_len = 32768;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_seqs, 256);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 2048);
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 804);
+    strcpy(f.g.name, "NVIDIA H100 80GB HBM3");
+    f.in.s.max_model_len = 32768;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_seqs, 1024);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 8192);
+}
+
+/* What the non-torch figure holds, by how the release measured it. */
+static void test_engine_non_torch_by_version(void **state)
+{
+    (void)state;
+    fixture f;
+    /* cuBLAS workspace 8519680 + cuBLASLt 1 MiB (compute capability
+     * unknown); kernel modules 128 MiB; CUDA context 400 MiB (SMs
+     * unknown) */
+    uint64_t ws = 8519680 + MIB, lazy = 128 * MIB, ctx = 400 * MIB;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 204); /* max_memory_allocated() */
+    assert_int_equal(kvb__vllm_non_torch(&f.in), ws);
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 205); /* total - free */
+    assert_int_equal(kvb__vllm_non_torch(&f.in), ws + lazy + ctx);
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 301); /* from the start-up free */
+    assert_int_equal(kvb__vllm_non_torch(&f.in), ws + lazy);
+    f.in.s.tensor_parallel_size = 2; /* + one NCCL peer */
+    assert_int_equal(kvb__vllm_non_torch(&f.in), ws + lazy + 16 * MIB);
+}
+
+/*
+ * Weights as loaded, vllm-log-007: R1-Distill-Qwen-14B (Qwen2.5-14B with
+ * 131072 positions) in BF16 over TP 2.  Per rank and layer: qkv_proj
+ * 3584 x 5120 x 2 = 35 MiB and o_proj 5120 x 2560 x 2 = 25 MiB get a 2 MiB
+ * rounded segment with exactly 1 MiB over, which is not split off (+1 MiB
+ * each); gate_up 13824 x 5120 x 2 = 135 MiB (+1 MiB); down 5120 x 6912 x 2
+ * = 67.5 MiB (+0.5 MiB): 3.5 MiB x 48 = 168 MiB.  The embedding and
+ * lm_head, 76032 x 5120 x 2 = 742.5 MiB each, leave 1.5 MiB, which is
+ * split off.  The rotary cache: 131072 x 128 x 2 = 32 MiB.  Extra: 200
+ * MiB; the log's 13.9476 GiB less the inventory's 13.7561 is 196 MiB.
+ */
+static void test_engine_loaded_weights(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 703);
+    f.m = preset_model("Qwen2.5-14B");
+    f.m.max_position_embeddings = 131072;
+    f.in.s.tensor_parallel_size = 2;
+    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0), 200 * MIB);
+
+    /* Small tensors share 20 MiB segments: a tied Llama of width 640 (5
+     * heads of 128, MLP 1280, 1024-row padded vocabulary, 4096 positions)
+     * asks for the embedding 1.25 MiB, then per layer qkv 2.34375, gate_up
+     * 3.125 and down 1.5625 MiB (o_proj and norms stay in the small
+     * pool, as does the 1 MiB rotary cache).  One segment serves the
+     * embedding and two layers, and the third layer's qkv leaves 2.34375
+     * MiB; gate_up opens a segment and down takes that 2.34375 MiB block
+     * whole, since 0.78125 MiB over is not split off. */
+    make(&f, 3, 5, 128, KVB_DTYPE_AUTO, 703);
+    f.m.hidden_size = 640;
+    f.m.intermediate_size = 1280;
+    f.m.tie_word_embeddings = 1;
+    f.m.max_position_embeddings = 4096;
+    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0),
+                     MIB + 819200); /* rotary + 0.78125 MiB */
+
+    /* gpt-oss-20b's MXFP4 experts on an A100 (Marlin): width 2880 -> 2944,
+     * hidden 2880 -> 3072.  Per layer, w13 32 x 5888 x (1536 + 96) and
+     * w2 32 x 3072 x (1472 + 92) with BF16 biases 32 x (5888 + 3072) x 2
+     * = 461815808 bytes against 423567360 unpadded: 38248448, x 24. */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 1900);
+    f.m = preset_model("gpt-oss-20b");
+    f.q = quant_of(KVB_QUANT_MXFP4);
+    uint64_t none = kvb__vllm_loaded_weights(&f.in, 0, 0);
+    f.g.compute_capability = 80;
+    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0) - none,
+                     24 * 38248448ull);
+    f.g.compute_capability = 90; /* Triton: 2880 is a multiple of 64 */
+    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0), none);
+}
+
 static void test_engine_versions(void **state)
 {
     (void)state;
@@ -255,4 +374,7 @@ KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
           cmocka_unit_test(test_engine_gemma3_groups),
           cmocka_unit_test(test_engine_scheduler_defaults),
           cmocka_unit_test(test_engine_requested_memory),
-          cmocka_unit_test(test_engine_versions));
+          cmocka_unit_test(test_engine_versions),
+          cmocka_unit_test(test_engine_scheduler_defaults_by_version),
+          cmocka_unit_test(test_engine_non_torch_by_version),
+          cmocka_unit_test(test_engine_loaded_weights));

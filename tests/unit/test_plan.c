@@ -77,8 +77,14 @@ static void test_plan_seed_arithmetic(void **state)
     assert_true(p.weights_bytes > 8500000000ull &&
                 p.weights_bytes < 9500000000ull);
     assert_int_equal(p.usable_bytes_per_gpu, 21600000000ull);
-    double left = (double)(p.usable_bytes_per_gpu - p.weights_bytes_per_gpu);
+    /* the article subtracts the checkpoint ("Wagi modelu"); vLLM holds a
+     * little more once loaded: the rotary cache of 131072 positions x 128
+     * x 2 bytes (33554432) and the allocator's rounding of 50 layers,
+     * 62 MB in all (docs/model.md, "Weights as loaded") */
+    double left = (double)(p.usable_bytes_per_gpu - p.weights_bytes);
     assert_true(fabs(left - 12.6e9) < 0.5e9);
+    assert_true(p.weights_bytes_per_gpu > p.weights_bytes + 33554432ull);
+    assert_true(p.weights_bytes_per_gpu < p.weights_bytes / 100 * 101);
 }
 
 /* The real Llama 4 Scout stores all 16 experts: 107.8e9 parameters, 59.1e9
@@ -269,8 +275,12 @@ static void test_plan_parallelism(void **state)
     assert_int_equal(p.verdict, KVB_VERDICT_FITS);
     /* 8B in BF16 over 4 GPUs: 16060522496 / 4 per rank, except that the
      * 65 norms of 4096 are replicated: + 3/4 x 65 x 4096 x 2 = 399360.
-     * Nothing is padded (128256 is a multiple of 64 x 4). */
-    assert_int_equal(p.weights_bytes_per_gpu, 16060522496ull / 4 + 399360);
+     * Nothing is padded (128256 is a multiple of 64 x 4).  As loaded, the
+     * rank also holds the rotary cache, 131072 positions x 128 x 2 bytes
+     * = 33554432; every tensor is a whole number of 2 MiB or shares a 20
+     * MiB segment with room to spare, so the allocator adds nothing. */
+    assert_int_equal(p.weights_bytes_per_gpu,
+                     16060522496ull / 4 + 399360 + 33554432);
     assert_int_equal(p.kv_bytes_per_token_per_gpu, 32768);
     /* AWQ-4 of Qwen3-30B-A3B: expert width 768 / TP 8 = 96 is not a
      * multiple of the group size 128 */
@@ -291,9 +301,11 @@ static void test_plan_exact_weights(void **state)
     kvb_plan p = plan(&in);
     assert_int_equal(p.weights_bytes, 13476839424ull);
     /* vLLM pads the 32000-row vocabulary to a multiple of 64: no change;
-     * the per-GPU share scales by 13476839424 / 13476831232 */
-    assert_true(p.weights_bytes_per_gpu >= 13476839424ull - 1 &&
-                p.weights_bytes_per_gpu <= 13476839424ull + 1);
+     * the per-GPU share scales by 13476839424 / 13476831232; loaded, it
+     * adds the rotary cache, 4096 positions x 128 x 2 bytes = 1048576
+     * (every tensor of Llama-2-7B is a whole number of 2 MiB) */
+    assert_true(p.weights_bytes_per_gpu >= 13476839424ull + 1048576 - 1 &&
+                p.weights_bytes_per_gpu <= 13476839424ull + 1048576 + 1);
 }
 
 static void test_plan_bad_inputs(void **state)
@@ -367,6 +379,24 @@ static void test_plan_real_log_018(void **state)
     assert_int_equal(p.verdict, KVB_VERDICT_FITS);
 }
 
+/* vLLM checks max_model_len against the KV cache from 0.2.7 (PR #2163):
+ * with 1 GiB of KV, Llama-3.1-8B holds 8192 tokens; at 32768 a 0.2.6
+ * engine starts (it hung later on long sequences), 0.2.7 refuses. */
+static void test_plan_max_len_check_from_0_2_7(void **state)
+{
+    (void)state;
+    inputs in = setup_inputs("Llama-3.1-8B", 80 * GIB);
+    in.s.max_model_len = 32768;
+    in.s.kv_cache_memory_bytes = GIB;
+    in.s.engine_version = 206;
+    kvb_plan p = plan(&in);
+    assert_int_equal(p.max_kv_tokens, 8192);
+    assert_int_equal(p.verdict, KVB_VERDICT_CONCURRENCY_EXCEEDS);
+    in.s.engine_version = 207;
+    p = plan(&in);
+    assert_int_equal(p.verdict, KVB_VERDICT_MAX_LEN_EXCEEDS_KV);
+}
+
 static void test_plan_verdict_names(void **state)
 {
     (void)state;
@@ -392,4 +422,5 @@ KVB_TESTS(cmocka_unit_test(test_plan_seed_arithmetic),
           cmocka_unit_test(test_plan_exact_weights),
           cmocka_unit_test(test_plan_bad_inputs),
           cmocka_unit_test(test_plan_real_log_018),
+          cmocka_unit_test(test_plan_max_len_check_from_0_2_7),
           cmocka_unit_test(test_plan_verdict_names));

@@ -1,0 +1,882 @@
+/*
+ * read.c -- the readers' front door: what a path is (directory, config,
+ * safetensors, index, GGUF) and the state every reader shares (warnings,
+ * where each field came from, the final validation and copy-out).
+ *
+ * The format is sniffed from the content, not trusted from the name: a
+ * GGUF starts with "GGUF", a safetensors file with an 8-byte length then
+ * '{', a JSON file with '{'.  Only headers are read; the tensor data of a
+ * 100 GB checkpoint is never touched.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PATH_CAP 4096 /* longest path the readers build */
+
+/* ---- names ---- */
+
+static const char *const field_names[] = {
+#define KVB__READ_FIELD_NAME(name, num, text) [num] = text,
+    KVB_READ_FIELD_MAP(KVB__READ_FIELD_NAME)
+#undef KVB__READ_FIELD_NAME
+};
+
+const char *kvb_read_field_name(unsigned field)
+{
+    return field < KVB_READ_FIELD_LAST_ ? field_names[field] : NULL;
+}
+
+const char *kvb_format_name(int format)
+{
+    switch (format) {
+    case KVB_FORMAT_NONE: return "none";
+    case KVB_FORMAT_CONFIG_JSON: return "config.json";
+    case KVB_FORMAT_SAFETENSORS: return "safetensors";
+    case KVB_FORMAT_GGUF: return "gguf";
+    case KVB_FORMAT_DIRECTORY: return "directory";
+    case KVB_FORMAT_SAFETENSORS_INDEX: return "safetensors-index";
+    default: return NULL;
+    }
+}
+
+kvb_status kvb_read_info_init(kvb_read_info *info, size_t struct_size)
+{
+    return kvb__struct_init(info, struct_size, sizeof *info, "read_info");
+}
+
+/* ---- the shared reader state ---- */
+
+void kvb__reader_source(kvb__reader *r, const char *source)
+{
+    size_t n = strlen(source), cap = sizeof r->source;
+    if (n < cap) {
+        memcpy(r->source, source, n + 1);
+        return;
+    }
+    /* Keep the tail: the file name says more than the mount point. */
+    memcpy(r->source, "...", 3);
+    memcpy(r->source + 3, source + n - (cap - 4), cap - 3);
+}
+
+void kvb__reader_init(kvb__reader *r, const char *source, kvb_error *err)
+{
+    memset(r, 0, sizeof *r);
+    KVB__CANNOT_FAIL(kvb_model_init(&r->model, sizeof r->model));
+    KVB__CANNOT_FAIL(kvb_quant_init(&r->quant, sizeof r->quant));
+    KVB__CANNOT_FAIL(kvb_read_info_init(&r->info, sizeof r->info));
+    r->err = err;
+    kvb__reader_source(r, source ? source : "");
+    for (size_t i = 0; i < KVB_READ_FIELD_LAST_; i++)
+        r->where[i][0] = r->where[i][1] = r->where[i][2] = -1;
+}
+
+void kvb__read_warn(kvb__reader *r, const char *fmt, ...)
+{
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    char *w = r->info.warning;
+    size_t used = strlen(w), cap = sizeof r->info.warning;
+    size_t sep = used ? 2 : 0, n = strlen(text);
+    r->info.warning_count++;
+    if (used + sep + 1 >= cap)
+        return; /* full: the count still says how many there were */
+    memcpy(w + used, "; ", sep);
+    used += sep;
+    if (n > cap - 1 - used)
+        n = cap - 1 - used;
+    memcpy(w + used, text, n);
+    w[used + n] = '\0';
+}
+
+void kvb__read_mark(kvb__reader *r, int field, int64_t line, int64_t column,
+                    int64_t offset)
+{
+    r->info.fields_from_file |= (uint64_t)1 << field;
+    r->where[field][0] = line;
+    r->where[field][1] = column;
+    r->where[field][2] = offset;
+}
+
+static bool error_usable(const kvb_error *err)
+{
+    return err && err->struct_size >= sizeof(kvb_error);
+}
+
+static void set_position(kvb__reader *r, int64_t line, int64_t column,
+                         int64_t offset)
+{
+    if (!error_usable(r->err))
+        return;
+    r->err->line = line;
+    r->err->column = column;
+    r->err->offset = offset;
+    kvb__strlcpy(r->err->source, r->source, sizeof r->err->source);
+}
+
+kvb_status kvb__read_fail(kvb__reader *r, kvb_status status, const char *field,
+                          int64_t line, int64_t column, int64_t offset,
+                          const char *fmt, ...)
+{
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    kvb__fail(r->err, status, field, "%s", text);
+    set_position(r, line, column, offset);
+    return status;
+}
+
+#define MS(F, member)                                                          \
+    [KVB_READ_FIELD_##                                                         \
+        F] = {offsetof(kvb_model, member), sizeof(((kvb_model *)0)->member)}
+
+/* The integer fields of kvb_model, by reader field bit. */
+static const struct {
+    size_t offset, size; /* size 0: not an integer field */
+} model_slots[KVB_READ_FIELD_LAST_] = {
+    MS(NUM_HIDDEN_LAYERS, num_hidden_layers),
+    MS(HIDDEN_SIZE, hidden_size),
+    MS(NUM_ATTENTION_HEADS, num_attention_heads),
+    MS(NUM_KEY_VALUE_HEADS, num_key_value_heads),
+    MS(HEAD_DIM, head_dim),
+    MS(INTERMEDIATE_SIZE, intermediate_size),
+    MS(VOCAB_SIZE, vocab_size),
+    MS(TIE_WORD_EMBEDDINGS, tie_word_embeddings),
+    MS(MAX_POSITION_EMBEDDINGS, max_position_embeddings),
+    MS(POSITION_EMBEDDING_ROWS, position_embedding_rows),
+    MS(NUM_EXPERTS, num_experts),
+    MS(NUM_EXPERTS_PER_TOK, num_experts_per_tok),
+    MS(MOE_INTERMEDIATE_SIZE, moe_intermediate_size),
+    MS(NUM_SHARED_EXPERTS, num_shared_experts),
+    MS(SHARED_EXPERT_INTERMEDIATE_SIZE, shared_expert_intermediate_size),
+    MS(FIRST_K_DENSE_REPLACE, first_k_dense_replace),
+    MS(MOE_LAYER_STEP, moe_layer_step),
+    MS(KV_LORA_RANK, kv_lora_rank),
+    MS(Q_LORA_RANK, q_lora_rank),
+    MS(QK_ROPE_HEAD_DIM, qk_rope_head_dim),
+    MS(QK_NOPE_HEAD_DIM, qk_nope_head_dim),
+    MS(V_HEAD_DIM, v_head_dim),
+    MS(SLIDING_WINDOW, sliding_window),
+    MS(SLIDING_WINDOW_PATTERN, sliding_window_pattern),
+    MS(ATTENTION_CHUNK_SIZE, attention_chunk_size),
+    MS(ATTENTION_CHUNK_PATTERN, attention_chunk_pattern),
+};
+#undef MS
+
+bool kvb__model_field_set(kvb_model *m, int field, uint64_t v)
+{
+    if (field < 0 || field >= KVB_READ_FIELD_LAST_ ||
+        model_slots[field].size == 0)
+        return false;
+    unsigned char *p = (unsigned char *)m + model_slots[field].offset;
+    if (model_slots[field].size == sizeof(uint32_t)) {
+        if (v > UINT32_MAX)
+            return false;
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, sizeof x);
+    } else {
+        memcpy(p, &v, sizeof v);
+    }
+    return true;
+}
+
+kvb_status kvb__read_add(kvb__reader *r, uint64_t *sum, uint64_t add,
+                         const char *what)
+{
+    if (kvb__add_ok(*sum, add, sum))
+        return KVB_OK;
+    return kvb__read_fail(r, KVB_EOVERFLOW, what, -1, -1, -1,
+                          "%s overflows 64 bits; allowed: smaller files", what);
+}
+
+kvb_status kvb__read_outputs_check(const kvb_model *model,
+                                   const kvb_quant *quant,
+                                   const kvb_read_info *info, kvb_error *err)
+{
+    kvb_status st = kvb__struct_check(model, sizeof(kvb_model), "model", err);
+    if (!st && quant)
+        st = kvb__struct_check(quant, sizeof(kvb_quant), "quant", err);
+    if (!st && info)
+        st = kvb__struct_check(info, sizeof(kvb_read_info), "read_info", err);
+    return st;
+}
+
+/* A validation error names a model field: point it at the file's value. */
+static void locate_field(kvb__reader *r)
+{
+    if (!error_usable(r->err))
+        return;
+    for (size_t i = 0; i < KVB_READ_FIELD_LAST_; i++) {
+        if (strcmp(field_names[i], r->err->field) == 0) {
+            set_position(r, r->where[i][0], r->where[i][1], r->where[i][2]);
+            return;
+        }
+    }
+    set_position(r, -1, -1, -1);
+}
+
+kvb_status kvb__read_finish(kvb__reader *r, kvb_model *model, kvb_quant *quant,
+                            kvb_read_info *info)
+{
+    kvb_model m;
+    kvb_quant q;
+    kvb_status st = kvb__model_load(&r->model, &m, r->err);
+    if (!st)
+        st = kvb__quant_load(&r->quant, &q, r->err);
+    if (st) {
+        locate_field(r);
+        return st;
+    }
+    kvb__struct_out(&r->model, sizeof r->model, model);
+    if (quant)
+        kvb__struct_out(&r->quant, sizeof r->quant, quant);
+    if (info)
+        kvb__struct_out(&r->info, sizeof r->info, info);
+    return KVB_OK;
+}
+
+/* ---- files ---- */
+
+static kvb_status io_fail(kvb__reader *r, const char *path, int error,
+                          const char *what)
+{
+    kvb__reader_source(r, path);
+    const char *why = error == ENOENT    ? "does not exist"
+                      : error == EACCES  ? "is not readable (permission)"
+                      : error == EISDIR  ? "is a directory"
+                      : error == ENOTDIR ? "has a non-directory in its path"
+                                         : "cannot be read";
+    return kvb__read_fail(r, KVB_EIO, "path", -1, -1, -1,
+                          "%s (%s) %s (errno %d)", what, path, why, error);
+}
+
+static bool path_join(char *out, const char *dir, const char *name)
+{
+    int n = snprintf(out, PATH_CAP, "%s/%s", dir, name);
+    return n > 0 && n < PATH_CAP;
+}
+
+static kvb_status join_or_fail(kvb__reader *r, char *out, const char *dir,
+                               const char *name)
+{
+    if (path_join(out, dir, name))
+        return KVB_OK;
+    return kvb__read_fail(r, KVB_ELIMIT, "path", -1, -1, -1,
+                          "path (%s/%s) is longer than %d bytes", dir, name,
+                          PATH_CAP - 1);
+}
+
+static void dir_of(char *out, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        memcpy(out, ".", 2);
+        return;
+    }
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    while (n > 1 && path[n - 1] == '/') /* "dir//config.json" */
+        n--;
+    if (n >= PATH_CAP)
+        n = PATH_CAP - 1;
+    memcpy(out, path, n);
+    out[n] = '\0';
+}
+
+static const char *base_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool is_file(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+typedef struct file {
+    FILE *f;
+    uint64_t size;
+} file;
+
+static kvb_status file_open(kvb__reader *r, const char *path, file *out)
+{
+    struct stat sb;
+    out->f = fopen(path, "rb");
+    if (!out->f)
+        return io_fail(r, path, errno, "file");
+    int e = fstat(fileno(out->f), &sb) != 0 ? errno
+            : S_ISDIR(sb.st_mode)           ? EISDIR
+            : !S_ISREG(sb.st_mode)          ? EINVAL
+                                            : 0;
+    if (e) {
+        fclose(out->f);
+        out->f = NULL;
+        return io_fail(r, path, e, "file");
+    }
+    out->size = (uint64_t)sb.st_size;
+    return KVB_OK;
+}
+
+/* Read bytes [0, n) of an open file into a new buffer (n checked by the
+ * caller against a limit); one extra NUL byte ends it for text. */
+static kvb_status file_prefix(kvb__reader *r, file *fl, uint64_t n, char **out)
+{
+    char *buf = malloc((size_t)n + 1);
+    if (!buf)
+        return kvb__read_fail(r, KVB_ENOMEM, "path", -1, -1, -1,
+                              "cannot allocate %llu bytes for the header",
+                              (unsigned long long)n);
+    if (fseeko(fl->f, 0, SEEK_SET) != 0 ||
+        fread(buf, 1, (size_t)n, fl->f) != (size_t)n) {
+        free(buf);
+        return kvb__read_fail(r, KVB_EIO, "path", -1, -1, -1,
+                              "cannot read %llu bytes of the file",
+                              (unsigned long long)n);
+    }
+    buf[n] = '\0';
+    *out = buf;
+    return KVB_OK;
+}
+
+/* A whole JSON file, at most KVB_READ_MAX_JSON_BYTES. */
+static kvb_status read_json_file(kvb__reader *r, const char *path, char **text,
+                                 size_t *len)
+{
+    file fl;
+    kvb_status st = file_open(r, path, &fl);
+    if (st)
+        return st;
+    kvb__reader_source(r, path);
+    if (fl.size > KVB_READ_MAX_JSON_BYTES)
+        st = kvb__read_fail(
+            r, KVB_ELIMIT, "path", -1, -1, (int64_t)KVB_READ_MAX_JSON_BYTES,
+            "JSON file (%llu bytes) exceeds the %u-byte limit",
+            (unsigned long long)fl.size, KVB_READ_MAX_JSON_BYTES);
+    if (!st)
+        st = file_prefix(r, &fl, fl.size, text);
+    fclose(fl.f);
+    if (!st)
+        *len = (size_t)fl.size;
+    return st;
+}
+
+/* ---- config.json ---- */
+
+static void name_from_path(kvb__reader *r, const char *path)
+{
+    char dir[PATH_CAP];
+    const char *base = base_of(path);
+    if (strcmp(base, "config.json") == 0) {
+        dir_of(dir, path);
+        base = base_of(dir);
+    }
+    size_t n = strlen(base);
+    if (ends_with(base, ".json") || ends_with(base, ".gguf"))
+        n -= 5;
+    if (n >= sizeof r->model.name)
+        n = sizeof r->model.name - 1;
+    memcpy(r->model.name, base, n);
+    r->model.name[n] = '\0';
+}
+
+static kvb_status read_config_file(kvb__reader *r, const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    kvb_status st = read_json_file(r, path, &text, &len);
+    if (st)
+        return st;
+    name_from_path(r, path);
+    st = kvb__config_read(r, text, len);
+    free(text);
+    return st;
+}
+
+/* ---- safetensors ---- */
+
+static uint64_t le64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static kvb_status st_file(kvb__reader *r, const char *path, uint64_t *bytes,
+                          uint64_t *tensors)
+{
+    file fl;
+    kvb_status st = file_open(r, path, &fl);
+    if (st)
+        return st;
+    kvb__reader_source(r, path);
+    unsigned char head[8];
+    uint64_t n = 0;
+    if (fl.size < 8 || fread(head, 1, 8, fl.f) != 8)
+        st = kvb__read_fail(r, KVB_EPARSE, "safetensors.header_size", -1, -1,
+                            (int64_t)fl.size,
+                            "file (%llu bytes) ends before the 8-byte header "
+                            "length",
+                            (unsigned long long)fl.size);
+    if (!st) {
+        n = le64(head);
+        if (n > KVB_READ_MAX_ST_HEADER_BYTES)
+            st = kvb__read_fail(
+                r, KVB_ELIMIT, "safetensors.header_size", -1, -1, 0,
+                "header length (%llu) exceeds the %u-byte "
+                "limit",
+                (unsigned long long)n, KVB_READ_MAX_ST_HEADER_BYTES);
+        else if (n > fl.size - 8)
+            st = kvb__read_fail(r, KVB_EPARSE, "safetensors.header_size", -1,
+                                -1, (int64_t)fl.size,
+                                "header length (%llu) runs past the end of "
+                                "the file (%llu bytes)",
+                                (unsigned long long)n,
+                                (unsigned long long)fl.size);
+    }
+    char *buf = NULL;
+    if (!st)
+        st = file_prefix(r, &fl, 8 + n, &buf);
+    fclose(fl.f);
+    if (!st)
+        st = kvb__st_read(r, buf, (size_t)(8 + n), bytes, tensors);
+    free(buf);
+    if (!st)
+        st = kvb__read_add(r, &r->info.header_bytes, 8 + n, "header_bytes");
+    return st;
+}
+
+typedef struct shard_ctx {
+    kvb__reader *r;
+    const char *dir;
+    uint64_t bytes, tensors;
+    uint32_t read, missing;
+} shard_ctx;
+
+static kvb_status one_shard(void *vctx, const char *name)
+{
+    shard_ctx *c = vctx;
+    char path[PATH_CAP];
+    kvb_status st = join_or_fail(c->r, path, c->dir, name);
+    if (st)
+        return st;
+    if (!is_file(path)) {
+        c->missing++;
+        return KVB_OK;
+    }
+    uint64_t b = 0, t = 0;
+    st = st_file(c->r, path, &b, &t);
+    if (!st)
+        st = kvb__read_add(c->r, &c->bytes, b, "weights_bytes");
+    if (!st)
+        st = kvb__read_add(c->r, &c->tensors, t, "tensor_count");
+    c->read++;
+    return st;
+}
+
+static void set_weights(kvb__reader *r, int32_t format, uint64_t bytes,
+                        uint64_t tensors, uint32_t shards)
+{
+    r->info.weights_format = format;
+    r->info.weights_bytes = bytes;
+    r->info.tensor_count = tensors;
+    r->info.shard_count = shards;
+    if (bytes)
+        kvb__read_mark(r, KVB_READ_FIELD_WEIGHTS_BYTES, -1, -1, -1);
+}
+
+/* Shards that are not on disk: the index's total_size still says the
+ * bytes (people often fetch config.json and the index alone). */
+static void index_fallback(kvb__reader *r, const shard_ctx *c, uint64_t total,
+                           uint64_t entries)
+{
+    if (total) {
+        kvb__read_warn(r,
+                       "%u of %u shards are not present; weights from "
+                       "the index's metadata.total_size",
+                       c->missing, c->missing + c->read);
+        set_weights(r, KVB_FORMAT_SAFETENSORS_INDEX, total, entries, c->read);
+    } else {
+        kvb__read_warn(r,
+                       "%u shards are not present and the index has no "
+                       "total_size; weights are estimated",
+                       c->missing);
+    }
+}
+
+static kvb_status read_index_file(kvb__reader *r, const char *path)
+{
+    char *text = NULL, dir[PATH_CAP];
+    size_t len = 0;
+    kvb_status st = read_json_file(r, path, &text, &len);
+    if (st)
+        return st;
+    dir_of(dir, path);
+    shard_ctx c = {r, dir, 0, 0, 0, 0};
+    uint64_t total = 0, entries = 0;
+    st = kvb__st_index_read(r, text, len, one_shard, &c, &total, &entries);
+    free(text);
+    if (st)
+        return st;
+    st = kvb__read_add(r, &r->info.header_bytes, len, "header_bytes");
+    if (st)
+        return st;
+    if (c.missing) {
+        index_fallback(r, &c, total, entries);
+        return KVB_OK;
+    }
+    if (total && total != c.bytes)
+        kvb__read_warn(r,
+                       "the index's total_size (%llu) differs from the "
+                       "shards' tensor bytes (%llu); using the shards",
+                       (unsigned long long)total, (unsigned long long)c.bytes);
+    if (entries != c.tensors)
+        kvb__read_warn(r, "the index lists %llu tensors, the shards %llu",
+                       (unsigned long long)entries,
+                       (unsigned long long)c.tensors);
+    set_weights(r, KVB_FORMAT_SAFETENSORS_INDEX, c.bytes, c.tensors, c.read);
+    return KVB_OK;
+}
+
+/* No index and no model.safetensors: every *.safetensors in the
+ * directory is one shard (consolidated.safetensors, Mistral's duplicate
+ * copy of the same weights, only when it is the only one). */
+static kvb_status scan_safetensors(kvb__reader *r, const char *dir, bool *found)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return io_fail(r, dir, errno, "directory");
+    shard_ctx c = {r, dir, 0, 0, 0, 0};
+    kvb_status st = KVB_OK;
+    bool consolidated = false;
+    struct dirent *e;
+    while (!st && (e = readdir(d)) != NULL) {
+        if (!ends_with(e->d_name, ".safetensors") || e->d_name[0] == '.')
+            continue;
+        if (strcmp(e->d_name, "consolidated.safetensors") == 0) {
+            consolidated = true;
+            continue;
+        }
+        if (c.read >= KVB_READ_MAX_SHARDS)
+            st = kvb__read_fail(r, KVB_ELIMIT, "path", -1, -1, -1,
+                                "directory (%s) holds more than %u "
+                                "safetensors files",
+                                dir, KVB_READ_MAX_SHARDS);
+        else
+            st = one_shard(&c, e->d_name);
+    }
+    closedir(d);
+    if (!st && c.read == 0 && consolidated)
+        st = one_shard(&c, "consolidated.safetensors");
+    if (!st && c.read)
+        set_weights(r, KVB_FORMAT_SAFETENSORS, c.bytes, c.tensors, c.read);
+    *found = c.read != 0;
+    return st;
+}
+
+static kvb_status read_weights_beside(kvb__reader *r, const char *dir)
+{
+    char path[PATH_CAP];
+    kvb_status st = join_or_fail(r, path, dir, "model.safetensors.index.json");
+    if (!st && is_file(path))
+        return read_index_file(r, path);
+    if (!st)
+        st = join_or_fail(r, path, dir, "model.safetensors");
+    if (!st && is_file(path)) {
+        uint64_t b = 0, t = 0;
+        st = st_file(r, path, &b, &t);
+        if (!st)
+            set_weights(r, KVB_FORMAT_SAFETENSORS, b, t, 1);
+        return st;
+    }
+    bool found = false;
+    if (!st)
+        st = scan_safetensors(r, dir, &found);
+    if (!st && !found)
+        kvb__read_warn(r, "no safetensors weights next to the config; "
+                          "weights are estimated from the architecture");
+    return st;
+}
+
+/* ---- GGUF ---- */
+
+static kvb_status gguf_file(kvb__reader *r, const char *path)
+{
+    file fl;
+    kvb_status st = file_open(r, path, &fl);
+    if (st)
+        return st;
+    kvb__reader_source(r, path);
+    /* Most headers fit in 16 MiB; the parser says when it needs more. */
+    uint64_t want = kvb__min(fl.size, (uint64_t)16 << 20), need = 0;
+    kvb__reader saved = *r;
+    for (;;) {
+        char *buf = NULL;
+        st = file_prefix(r, &fl, want, &buf);
+        if (st)
+            break;
+        st = kvb__gguf_read(r, buf, (size_t)want, fl.size, &need);
+        free(buf);
+        if (!st || need <= want)
+            break;
+        if (need > KVB_READ_MAX_GGUF_HEADER_BYTES) {
+            st = kvb__read_fail(r, KVB_ELIMIT, "gguf", -1, -1, (int64_t)want,
+                                "header (over %llu bytes) exceeds the %u-byte "
+                                "limit",
+                                (unsigned long long)need,
+                                KVB_READ_MAX_GGUF_HEADER_BYTES);
+            break;
+        }
+        *r = saved;
+        kvb__clear(r->err);
+        want = kvb__min(fl.size, kvb__max(need, 2 * want));
+    }
+    fclose(fl.f);
+    if (!st && !r->model.name[0])
+        name_from_path(r, path);
+    return st;
+}
+
+/* A directory without config.json: its one .gguf file. */
+static kvb_status find_gguf(kvb__reader *r, const char *dir, char *out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return io_fail(r, dir, errno, "directory");
+    unsigned found = 0;
+    struct dirent *e;
+    kvb_status st = KVB_OK;
+    while ((e = readdir(d)) != NULL) {
+        if (!ends_with(e->d_name, ".gguf") || e->d_name[0] == '.')
+            continue;
+        if (found++ == 0)
+            st = join_or_fail(r, out, dir, e->d_name);
+    }
+    closedir(d);
+    if (st)
+        return st;
+    kvb__reader_source(r, dir);
+    if (found == 0)
+        return kvb__read_fail(r, KVB_EIO, "path", -1, -1, -1,
+                              "directory (%s) has no config.json and no "
+                              ".gguf file",
+                              dir);
+    if (found > 1)
+        return kvb__read_fail(r, KVB_EINVAL, "path", -1, -1, -1,
+                              "directory (%s) holds %u .gguf files; allowed: "
+                              "pass one of them",
+                              dir, found);
+    return KVB_OK;
+}
+
+static kvb_status read_directory(kvb__reader *r, const char *dir)
+{
+    char path[PATH_CAP];
+    kvb_status st = join_or_fail(r, path, dir, "config.json");
+    r->info.format = KVB_FORMAT_DIRECTORY;
+    if (!st && is_file(path)) {
+        st = read_config_file(r, path);
+        if (!st)
+            st = read_weights_beside(r, dir);
+        return st;
+    }
+    if (!st)
+        st = find_gguf(r, dir, path);
+    if (!st)
+        st = gguf_file(r, path);
+    r->info.format = KVB_FORMAT_DIRECTORY;
+    return st;
+}
+
+/* ---- one file, by its content ---- */
+
+typedef enum kind { KIND_GGUF, KIND_SAFETENSORS, KIND_JSON, KIND_OTHER } kind;
+
+static kvb_status sniff(kvb__reader *r, const char *path, kind *k)
+{
+    file fl;
+    kvb_status st = file_open(r, path, &fl);
+    if (st)
+        return st;
+    unsigned char head[16] = {0};
+    size_t got = fread(head, 1, sizeof head, fl.f);
+    fclose(fl.f);
+    size_t i = 0;
+    while (i < got && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' ||
+                       head[i] == '\t'))
+        i++;
+    if (got >= 4 && memcmp(head, "GGUF", 4) == 0)
+        *k = KIND_GGUF;
+    else if (got >= 9 && head[8] == '{')
+        *k = KIND_SAFETENSORS;
+    else if (i < got && head[i] == '{')
+        *k = KIND_JSON;
+    else
+        *k = KIND_OTHER;
+    return KVB_OK;
+}
+
+/* A safetensors file or an index names no architecture: the config.json
+ * beside it does. */
+static kvb_status config_beside(kvb__reader *r, const char *path)
+{
+    char dir[PATH_CAP], cfg[PATH_CAP];
+    dir_of(dir, path);
+    kvb_status st = join_or_fail(r, cfg, dir, "config.json");
+    if (!st && !is_file(cfg)) {
+        kvb__reader_source(r, path);
+        return kvb__read_fail(r, KVB_EIO, "path", -1, -1, -1,
+                              "no config.json next to %s: a safetensors "
+                              "header lists tensors, not the architecture",
+                              base_of(path));
+    }
+    if (!st)
+        st = read_config_file(r, cfg);
+    return st;
+}
+
+static kvb_status read_json_path(kvb__reader *r, const char *path)
+{
+    if (ends_with(path, ".index.json")) {
+        r->info.format = KVB_FORMAT_SAFETENSORS_INDEX;
+        kvb_status st = config_beside(r, path);
+        return st ? st : read_index_file(r, path);
+    }
+    r->info.format = KVB_FORMAT_CONFIG_JSON;
+    kvb_status st = read_config_file(r, path);
+    if (!st && strcmp(base_of(path), "config.json") == 0) {
+        char dir[PATH_CAP];
+        dir_of(dir, path);
+        st = read_weights_beside(r, dir);
+    }
+    return st;
+}
+
+static kvb_status read_file(kvb__reader *r, const char *path)
+{
+    kind k = KIND_OTHER;
+    kvb_status st = sniff(r, path, &k);
+    if (st)
+        return st;
+    switch (k) {
+    case KIND_GGUF: r->info.format = KVB_FORMAT_GGUF; return gguf_file(r, path);
+    case KIND_SAFETENSORS: {
+        r->info.format = KVB_FORMAT_SAFETENSORS;
+        uint64_t b = 0, t = 0;
+        st = config_beside(r, path);
+        if (!st)
+            st = st_file(r, path, &b, &t);
+        if (!st)
+            set_weights(r, KVB_FORMAT_SAFETENSORS, b, t, 1);
+        return st;
+    }
+    case KIND_JSON: return read_json_path(r, path);
+    default:
+        kvb__reader_source(r, path);
+        return kvb__read_fail(r, KVB_EPARSE, "path", -1, -1, 0,
+                              "file (%s) is not GGUF, safetensors or JSON",
+                              base_of(path));
+    }
+}
+
+kvb_status kvb_model_read(const char *path, kvb_model *model, kvb_quant *quant,
+                          kvb_read_info *info, kvb_error *err)
+{
+    kvb__clear(err);
+    kvb_status st = kvb__read_outputs_check(model, quant, info, err);
+    if (st)
+        return st;
+    if (!path || !*path)
+        return kvb__fail(err, KVB_EINVAL, "path",
+                         "path is NULL or empty; allowed: a file or a "
+                         "directory");
+    kvb__reader r;
+    kvb__reader_init(&r, path, err);
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return io_fail(&r, path, errno, "path");
+    st = S_ISDIR(sb.st_mode) ? read_directory(&r, path) : read_file(&r, path);
+    if (!st) {
+        kvb__reader_source(&r, path);
+        st = kvb__read_finish(&r, model, quant, info);
+    }
+    return st;
+}
+
+/* ---- buffers ---- */
+
+kvb_status kvb_config_parse(const char *json, size_t len, kvb_model *model,
+                            kvb_quant *quant, kvb_read_info *info,
+                            kvb_error *err)
+{
+    kvb__clear(err);
+    kvb_status st = kvb__read_outputs_check(model, quant, info, err);
+    if (st)
+        return st;
+    if (!json && len)
+        return kvb__fail(err, KVB_EINVAL, "json", "json is NULL");
+    kvb__reader r;
+    kvb__reader_init(&r, "", err);
+    r.info.format = KVB_FORMAT_CONFIG_JSON;
+    st = kvb__config_read(&r, json ? json : "", len);
+    return st ? st : kvb__read_finish(&r, model, quant, info);
+}
+
+kvb_status kvb_safetensors_parse(const void *buf, size_t len,
+                                 kvb_read_info *info, kvb_error *err)
+{
+    kvb__clear(err);
+    kvb_status st =
+        kvb__struct_check(info, sizeof(kvb_read_info), "read_info", err);
+    if (st)
+        return st;
+    if (!buf && len)
+        return kvb__fail(err, KVB_EINVAL, "buf", "buf is NULL");
+    kvb__reader r;
+    kvb__reader_init(&r, "", err);
+    r.info.format = KVB_FORMAT_SAFETENSORS;
+    uint64_t b = 0, t = 0;
+    st = kvb__st_read(&r, buf ? buf : "", len, &b, &t);
+    if (st)
+        return st;
+    set_weights(&r, KVB_FORMAT_SAFETENSORS, b, t, 1);
+    r.info.header_bytes = len < 8 ? len : 8 + le64(buf);
+    kvb__struct_out(&r.info, sizeof r.info, info);
+    return KVB_OK;
+}
+
+kvb_status kvb_gguf_parse(const void *buf, size_t len, kvb_model *model,
+                          kvb_quant *quant, kvb_read_info *info, kvb_error *err)
+{
+    kvb__clear(err);
+    kvb_status st = kvb__read_outputs_check(model, quant, info, err);
+    if (st)
+        return st;
+    if (!buf && len)
+        return kvb__fail(err, KVB_EINVAL, "buf", "buf is NULL");
+    kvb__reader r;
+    kvb__reader_init(&r, "", err);
+    r.info.format = KVB_FORMAT_GGUF;
+    uint64_t need = 0;
+    st = kvb__gguf_read(&r, buf ? buf : "", len, len, &need);
+    return st ? st : kvb__read_finish(&r, model, quant, info);
+}

@@ -1,0 +1,847 @@
+/*
+ * read_config.c -- a Hugging Face config.json into kvb_model and
+ * kvb_quant, the way lib/presets_models.c fills its rows: head_dim only
+ * when the config states it; intermediate_size is the dense MLP width
+ * (Llama 4: intermediate_size_mlp; its intermediate_size is the expert
+ * width); sliding_window_pattern p means layer i is global iff
+ * (i+1) % p == 0, 0 that every layer slides; Llama 4 chunks every layer
+ * but each 4th.  Multimodal configs keep the language model in
+ * text_config; quantization_config stays at the top.
+ *
+ * Each family's modelling code implies flags and defaults that its config
+ * does not spell out (Qwen2's q/k/v biases, Gemma's four norms, Falcon's
+ * 2048 positions); the family table below holds them.
+ */
+#include "internal.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- families ---- */
+
+typedef struct family {
+    int32_t arch;
+    uint32_t flags;    /* implied by the family's modelling code */
+    uint32_t tied;     /* tie_word_embeddings when the config omits it */
+    uint32_t pattern;  /* sliding_window_pattern when the config omits it */
+    bool window_gated; /* the window applies only with use_sliding_window */
+} family;
+
+#define F_BIASES (KVB_MODEL_ATTN_QKV_BIAS | KVB_MODEL_ATTN_O_BIAS)
+#define F_GPT_OSS                                                              \
+    (F_BIASES | KVB_MODEL_ATTN_SINKS | KVB_MODEL_ROUTER_BIAS |                 \
+     KVB_MODEL_MLP_BIAS | KVB_MODEL_FUSED_GATE_UP)
+#define F_FALCON                                                               \
+    (KVB_MODEL_FUSED_QKV | KVB_MODEL_PARALLEL_ATTN | KVB_MODEL_NORM_BIAS |     \
+     KVB_MODEL_MLP_NO_GATE)
+#define F_OPT                                                                  \
+    (F_BIASES | KVB_MODEL_MLP_BIAS | KVB_MODEL_NORM_BIAS |                     \
+     KVB_MODEL_MLP_NO_GATE)
+#define F_NEOX                                                                 \
+    (KVB_MODEL_FUSED_QKV | F_BIASES | KVB_MODEL_MLP_BIAS |                     \
+     KVB_MODEL_NORM_BIAS | KVB_MODEL_MLP_NO_GATE)
+
+static const family families[] = {
+    {KVB_ARCH_GENERIC, 0, 0, 0, false},
+    {KVB_ARCH_LLAMA, 0, 0, 0, false},
+    {KVB_ARCH_LLAMA4, 0, 0, 0, false},
+    {KVB_ARCH_MISTRAL, 0, 0, 0, false},
+    {KVB_ARCH_MIXTRAL, 0, 0, 0, false},
+    {KVB_ARCH_QWEN2, KVB_MODEL_ATTN_QKV_BIAS, 0, 0, true},
+    {KVB_ARCH_QWEN3, KVB_MODEL_QK_NORM, 0, 0, true},
+    {KVB_ARCH_QWEN3_MOE, KVB_MODEL_QK_NORM, 0, 0, true},
+    {KVB_ARCH_GEMMA2, KVB_MODEL_SANDWICH_NORM, 1, 2, false},
+    {KVB_ARCH_GEMMA3, KVB_MODEL_SANDWICH_NORM | KVB_MODEL_QK_NORM, 1, 6, false},
+    {KVB_ARCH_PHI3, KVB_MODEL_FUSED_QKV | KVB_MODEL_FUSED_GATE_UP, 0, 0, false},
+    {KVB_ARCH_DEEPSEEK_V3, 0, 0, 0, false},
+    {KVB_ARCH_GPT_OSS, F_GPT_OSS, 0, 2, false},
+    {KVB_ARCH_FALCON, F_FALCON, 1, 0, false},
+    {KVB_ARCH_OPT, F_OPT, 1, 0, false},
+    {KVB_ARCH_GPT_NEOX, F_NEOX, 0, 0, false},
+    {KVB_ARCH_QWEN2_MOE, KVB_MODEL_ATTN_QKV_BIAS | KVB_MODEL_SHARED_EXPERT_GATE,
+     0, 0, true},
+};
+
+static const family *family_of(int32_t arch)
+{
+    for (size_t i = 0; i < KVB__ARRAY_LEN(families); i++)
+        if (families[i].arch == arch)
+            return &families[i];
+    return &families[0];
+}
+
+uint32_t kvb__family_flags(int32_t arch)
+{
+    return family_of(arch)->flags;
+}
+
+uint32_t kvb__family_tied(int32_t arch)
+{
+    return family_of(arch)->tied;
+}
+
+/* ---- the config being read ---- */
+
+typedef struct cfg {
+    kvb__reader *r;
+    json_t *root;       /* the whole file */
+    json_t *obj;        /* the language model: root or text_config */
+    const char *prefix; /* "text_config" when obj is nested, else NULL */
+    const family *fam;
+} cfg;
+
+/* The path of `key` in obj, for locating it in the text. */
+static size_t path_of(const cfg *c, const char *key, const char *path[2])
+{
+    size_t n = 0;
+    if (c->prefix)
+        path[n++] = c->prefix;
+    path[n++] = key;
+    return n;
+}
+
+static void field_of(const cfg *c, const char *key, char *out, size_t cap)
+{
+    snprintf(out, cap, "config.%s%s%s", c->prefix ? c->prefix : "",
+             c->prefix ? "." : "", key);
+}
+
+static kvb_status cfg_fail(cfg *c, kvb_status st, const char *key,
+                           const char *fmt, ...) KVB__PRINTF(4, 5);
+
+static kvb_status cfg_fail(cfg *c, kvb_status st, const char *key,
+                           const char *fmt, ...)
+{
+    char text[256], field[64];
+    const char *path[2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    field_of(c, key, field, sizeof field);
+    return kvb__json_fail(c->r, st, path, path_of(c, key, path), field, "%s",
+                          text);
+}
+
+static void cfg_mark(cfg *c, int field, const char *key)
+{
+    const char *path[2];
+    int64_t pos[3] = {-1, -1, -1};
+    kvb__json_locate(c->r, path, path_of(c, key, path), pos);
+    kvb__read_mark(c->r, field, pos[0], pos[1], pos[2]);
+}
+
+/* The first of the comma-separated spellings present and not null. */
+static json_t *lookup(json_t *obj, const char *keys, char *found, size_t cap)
+{
+    for (const char *k = keys; *k;) {
+        size_t n = strcspn(k, ",");
+        if (n < cap) {
+            memcpy(found, k, n);
+            found[n] = '\0';
+            json_t *v = json_object_get(obj, found);
+            if (v && !json_is_null(v))
+                return v;
+        }
+        k += n + (k[n] == ',');
+    }
+    return NULL;
+}
+
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    default: return "a number";
+    }
+}
+
+static kvb_status as_u64(cfg *c, const char *key, const json_t *v,
+                         uint64_t *out)
+{
+    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        *out = (uint64_t)json_integer_value(v);
+        return KVB_OK;
+    }
+    if (json_is_real(v)) {
+        double d = json_real_value(v);
+        if (d >= 0 && d < 9007199254740992.0 && (double)(uint64_t)d == d) {
+            *out = (uint64_t)d;
+            return KVB_OK;
+        }
+    }
+    if (json_is_number(v))
+        return cfg_fail(c, KVB_ERANGE, key,
+                        "%s (%g) is not a whole number >= 0; allowed: "
+                        "0 or more",
+                        key, json_number_value(v));
+    return cfg_fail(c, KVB_EPARSE, key,
+                    "%s is %s; allowed: a non-negative integer", key,
+                    type_name(v));
+}
+
+/* Unsigned integer at obj[keys]; *found false when absent or null. */
+static kvb_status get_u64(cfg *c, json_t *obj, const char *keys, uint64_t *out,
+                          char *key, bool *found)
+{
+    json_t *v = lookup(obj, keys, key, 64);
+    *found = v != NULL;
+    return v ? as_u64(c, key, v, out) : KVB_OK;
+}
+
+static kvb_status get_bool(cfg *c, json_t *obj, const char *keys, bool dflt,
+                           bool *out)
+{
+    char key[64];
+    json_t *v = lookup(obj, keys, key, sizeof key);
+    *out = dflt;
+    if (!v)
+        return KVB_OK;
+    if (json_is_boolean(v) ||
+        (json_is_integer(v) &&
+         (json_integer_value(v) == 0 || json_integer_value(v) == 1))) {
+        *out = json_is_true(v) || json_integer_value(v) == 1;
+        return KVB_OK;
+    }
+    return cfg_fail(c, KVB_EPARSE, key, "%s is %s; allowed: true or false", key,
+                    type_name(v));
+}
+
+static const char *get_string(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* ---- model fields ---- */
+
+typedef struct slot {
+    int field;
+    size_t offset, size;
+    const char *keys; /* spellings, most common first */
+} slot;
+
+#define SLOT(F, member, keys)                                                  \
+    {                                                                          \
+        KVB_READ_FIELD_##F, offsetof(kvb_model, member),                       \
+            sizeof(((kvb_model *)0)->member), keys                             \
+    }
+
+static const slot standard[] = {
+    SLOT(NUM_HIDDEN_LAYERS, num_hidden_layers,
+         "num_hidden_layers,n_layer,num_layers"),
+    SLOT(HIDDEN_SIZE, hidden_size, "hidden_size,n_embd,n_embed,d_model"),
+    SLOT(NUM_ATTENTION_HEADS, num_attention_heads,
+         "num_attention_heads,n_head,num_heads"),
+    SLOT(NUM_KEY_VALUE_HEADS, num_key_value_heads, "num_key_value_heads"),
+    SLOT(HEAD_DIM, head_dim, "head_dim"),
+    SLOT(INTERMEDIATE_SIZE, intermediate_size, "intermediate_size,n_inner"),
+    SLOT(VOCAB_SIZE, vocab_size, "vocab_size"),
+    SLOT(MAX_POSITION_EMBEDDINGS, max_position_embeddings,
+         "max_position_embeddings,n_positions"),
+    SLOT(NUM_EXPERTS, num_experts,
+         "num_local_experts,num_experts,n_routed_experts"),
+    SLOT(NUM_EXPERTS_PER_TOK, num_experts_per_tok,
+         "num_experts_per_tok,experts_per_token"),
+    SLOT(MOE_INTERMEDIATE_SIZE, moe_intermediate_size, "moe_intermediate_size"),
+    SLOT(NUM_SHARED_EXPERTS, num_shared_experts,
+         "n_shared_experts,num_shared_experts"),
+    SLOT(SHARED_EXPERT_INTERMEDIATE_SIZE, shared_expert_intermediate_size,
+         "shared_expert_intermediate_size"),
+    SLOT(FIRST_K_DENSE_REPLACE, first_k_dense_replace, "first_k_dense_replace"),
+    SLOT(KV_LORA_RANK, kv_lora_rank, "kv_lora_rank"),
+    SLOT(Q_LORA_RANK, q_lora_rank, "q_lora_rank"),
+    SLOT(QK_ROPE_HEAD_DIM, qk_rope_head_dim, "qk_rope_head_dim"),
+    SLOT(QK_NOPE_HEAD_DIM, qk_nope_head_dim, "qk_nope_head_dim"),
+    SLOT(V_HEAD_DIM, v_head_dim, "v_head_dim"),
+    SLOT(ATTENTION_CHUNK_SIZE, attention_chunk_size, "attention_chunk_size"),
+    SLOT(SLIDING_WINDOW, sliding_window, "sliding_window"),
+    SLOT(MOE_LAYER_STEP, moe_layer_step, NULL), /* derived, not read */
+};
+
+/* Families that spell a field differently. */
+static const struct {
+    int32_t arch;
+    int field;
+    const char *keys;
+} respelled[] = {
+    {KVB_ARCH_LLAMA4, KVB_READ_FIELD_INTERMEDIATE_SIZE,
+     "intermediate_size_mlp"},
+    {KVB_ARCH_LLAMA4, KVB_READ_FIELD_MOE_INTERMEDIATE_SIZE,
+     "intermediate_size"},
+    {KVB_ARCH_OPT, KVB_READ_FIELD_INTERMEDIATE_SIZE, "ffn_dim"},
+    {KVB_ARCH_FALCON, KVB_READ_FIELD_INTERMEDIATE_SIZE, "ffn_hidden_size"},
+};
+
+static const char *keys_for(const cfg *c, const slot *s)
+{
+    for (size_t i = 0; i < KVB__ARRAY_LEN(respelled); i++)
+        if (respelled[i].arch == c->fam->arch && respelled[i].field == s->field)
+            return respelled[i].keys;
+    return s->keys;
+}
+
+static const slot *slot_of(int field)
+{
+    for (size_t i = 0; i < KVB__ARRAY_LEN(standard); i++)
+        if (standard[i].field == field)
+            return &standard[i];
+    return NULL;
+}
+
+static uint64_t model_get(const cfg *c, int field)
+{
+    const slot *s = slot_of(field);
+    const unsigned char *p = (const unsigned char *)&c->r->model + s->offset;
+    if (s->size == sizeof(uint32_t)) {
+        uint32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static kvb_status model_set(cfg *c, int field, uint64_t value, const char *key)
+{
+    const slot *s = slot_of(field);
+    unsigned char *p = (unsigned char *)&c->r->model + s->offset;
+    if (s->size == sizeof(uint32_t)) {
+        if (value > UINT32_MAX)
+            return cfg_fail(c, KVB_ERANGE, key,
+                            "%s (%llu) does not fit 32 bits; allowed: "
+                            "0..4294967295",
+                            key, (unsigned long long)value);
+        uint32_t v = (uint32_t)value;
+        memcpy(p, &v, sizeof v);
+    } else {
+        memcpy(p, &value, sizeof value);
+    }
+    if (key)
+        cfg_mark(c, field, key);
+    return KVB_OK;
+}
+
+static bool has_field(const cfg *c, int field)
+{
+    return (c->r->info.fields_from_file >> field) & 1u;
+}
+
+static kvb_status read_standard(cfg *c)
+{
+    for (size_t i = 0; i < KVB__ARRAY_LEN(standard); i++) {
+        char key[64];
+        bool found = false;
+        uint64_t v = 0;
+        if (!standard[i].keys)
+            continue;
+        kvb_status st =
+            get_u64(c, c->obj, keys_for(c, &standard[i]), &v, key, &found);
+        if (!st && found)
+            st = model_set(c, standard[i].field, v, key);
+        if (st)
+            return st;
+    }
+    return KVB_OK;
+}
+
+/* The fields without which there is no model to plan. */
+static kvb_status require(cfg *c)
+{
+    static const int needed[] = {
+        KVB_READ_FIELD_NUM_HIDDEN_LAYERS,
+        KVB_READ_FIELD_HIDDEN_SIZE,
+        KVB_READ_FIELD_NUM_ATTENTION_HEADS,
+        KVB_READ_FIELD_VOCAB_SIZE,
+        KVB_READ_FIELD_MAX_POSITION_EMBEDDINGS,
+        KVB_READ_FIELD_INTERMEDIATE_SIZE,
+    };
+    for (size_t i = 0; i < KVB__ARRAY_LEN(needed); i++) {
+        const slot *s = slot_of(needed[i]);
+        if (has_field(c, needed[i]) || model_get(c, needed[i]) != 0)
+            continue;
+        if (needed[i] == KVB_READ_FIELD_INTERMEDIATE_SIZE &&
+            c->r->model.num_experts) /* all-MoE models may omit it */
+            continue;
+        char first[64];
+        const char *keys = keys_for(c, s);
+        size_t n = strcspn(keys, ",");
+        snprintf(first, sizeof first, "%.*s", (int)n, keys);
+        return cfg_fail(c, KVB_EPARSE, first,
+                        "%s is missing (spellings read: %s); the config "
+                        "must give it",
+                        first, keys);
+    }
+    return KVB_OK;
+}
+
+/* ---- per-layer patterns ---- */
+
+/* The period p with layer i global iff (i+1) % p == 0, from a per-layer
+ * list; 0 when no layer is global.  `what` names the list for errors. */
+static kvb_status pattern_of(cfg *c, const bool *global, size_t n,
+                             const char *what, uint32_t *p)
+{
+    size_t first = n;
+    for (size_t i = 0; i < n && first == n; i++)
+        if (global[i])
+            first = i;
+    *p = first == n ? 0 : (uint32_t)(first + 1);
+    for (size_t i = 0; i < n; i++)
+        if (global[i] != (*p != 0 && (i + 1) % *p == 0))
+            return cfg_fail(c, KVB_EUNSUPPORTED, what,
+                            "%s: layer %zu breaks the period %u that the "
+                            "first global layer sets; allowed: a global "
+                            "layer every p layers",
+                            what, i, *p);
+    return KVB_OK;
+}
+
+/* layer_types: "sliding_attention" / "full_attention" per layer. */
+static kvb_status layer_types(cfg *c, json_t *list, uint32_t *pattern,
+                              bool *any_sliding)
+{
+    size_t n = json_array_size(list);
+    if (n != c->r->model.num_hidden_layers)
+        return cfg_fail(c, KVB_EPARSE, "layer_types",
+                        "layer_types has %zu entries; allowed: one per layer "
+                        "(%u)",
+                        n, c->r->model.num_hidden_layers);
+    bool global[1024];
+    if (n > KVB__ARRAY_LEN(global))
+        return cfg_fail(c, KVB_ERANGE, "layer_types",
+                        "layer_types has %zu entries; allowed: at most %zu "
+                        "layers",
+                        n, KVB__ARRAY_LEN(global));
+    *any_sliding = false;
+    for (size_t i = 0; i < n; i++) {
+        const char *t = json_string_value(json_array_get(list, i));
+        if (t && strcmp(t, "full_attention") == 0) {
+            global[i] = true;
+        } else if (t && strcmp(t, "sliding_attention") == 0) {
+            global[i] = false;
+            *any_sliding = true;
+        } else {
+            return cfg_fail(c, KVB_EUNSUPPORTED, "layer_types",
+                            "layer_types[%zu] (%s) is not supported; "
+                            "allowed: sliding_attention, full_attention",
+                            i, t ? t : "not a string");
+        }
+    }
+    return pattern_of(c, global, n, "layer_types", pattern);
+}
+
+static kvb_status window_gate(cfg *c, uint64_t *window)
+{
+    bool use = false;
+    kvb_status st = get_bool(c, c->obj, "use_sliding_window", false, &use);
+    if (st || !use) {
+        *window = 0; /* vLLM ignores the window unless it is switched on */
+        return st;
+    }
+    char key[64];
+    bool found = false;
+    uint64_t mwl = 0;
+    st = get_u64(c, c->obj, "max_window_layers", &mwl, key, &found);
+    if (st || !found || mwl == 0)
+        return st;
+    if (mwl >= c->r->model.num_hidden_layers) {
+        *window = 0;
+        return KVB_OK;
+    }
+    return cfg_fail(c, KVB_EUNSUPPORTED, "max_window_layers",
+                    "max_window_layers (%llu) slides only the layers after "
+                    "it; allowed: 0 or at least num_hidden_layers",
+                    (unsigned long long)mwl);
+}
+
+static kvb_status sliding(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    uint64_t window = m->sliding_window;
+    kvb_status st = KVB_OK;
+    if (c->fam->window_gated)
+        st = window_gate(c, &window);
+    json_t *types = json_object_get(c->obj, "layer_types");
+    uint32_t pattern = c->fam->pattern;
+    char key[64];
+    bool found = false, any = true;
+    uint64_t v = 0;
+    if (!st && json_is_array(types)) {
+        st = layer_types(c, types, &pattern, &any);
+        if (!st)
+            cfg_mark(c, KVB_READ_FIELD_SLIDING_WINDOW_PATTERN, "layer_types");
+    } else if (!st) {
+        st = get_u64(c, c->obj, "sliding_window_pattern", &v, key, &found);
+        if (!st && found && v > UINT32_MAX)
+            st = cfg_fail(c, KVB_ERANGE, key,
+                          "%s (%llu) does not fit 32 bits; allowed: 0..1024",
+                          key, (unsigned long long)v);
+        if (!st && found) {
+            pattern = (uint32_t)v;
+            cfg_mark(c, KVB_READ_FIELD_SLIDING_WINDOW_PATTERN, key);
+        }
+    }
+    if (st)
+        return st;
+    if (any && json_is_array(types) && window == 0)
+        return cfg_fail(c, KVB_EPARSE, "sliding_window",
+                        "layer_types names sliding layers but "
+                        "sliding_window is missing");
+    m->sliding_window = any ? window : 0;
+    m->sliding_window_pattern = m->sliding_window ? pattern : 0;
+    return KVB_OK;
+}
+
+/* Llama 4: chunked attention on RoPE layers, global on NoPE layers
+ * (no_rope_layers[i] == 0), by default every 4th layer. */
+static kvb_status chunking(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    json_t *nope = json_object_get(c->obj, "no_rope_layers");
+    uint32_t pattern = 4;
+    kvb_status st = KVB_OK;
+    if (json_is_array(nope) && json_array_size(nope) > 0) {
+        size_t n = json_array_size(nope);
+        bool global[1024];
+        if (n > KVB__ARRAY_LEN(global))
+            return cfg_fail(c, KVB_ERANGE, "no_rope_layers",
+                            "no_rope_layers has %zu entries; allowed: at "
+                            "most %zu layers",
+                            n, KVB__ARRAY_LEN(global));
+        if (n != m->num_hidden_layers)
+            return cfg_fail(c, KVB_EPARSE, "no_rope_layers",
+                            "no_rope_layers has %zu entries; allowed: one "
+                            "per layer (%u)",
+                            n, m->num_hidden_layers);
+        for (size_t i = 0; i < n; i++)
+            global[i] = json_is_integer(json_array_get(nope, i)) &&
+                        json_integer_value(json_array_get(nope, i)) == 0;
+        st = pattern_of(c, global, n, "no_rope_layers", &pattern);
+        if (!st)
+            cfg_mark(c, KVB_READ_FIELD_ATTENTION_CHUNK_PATTERN,
+                     "no_rope_layers");
+    } else {
+        char key[64];
+        bool found = false;
+        uint64_t v = 0;
+        st = get_u64(c, c->obj, "no_rope_layer_interval", &v, key, &found);
+        if (!st && found && v > UINT32_MAX)
+            st = cfg_fail(c, KVB_ERANGE, key,
+                          "%s (%llu) does not fit 32 bits; allowed: 0..1024",
+                          key, (unsigned long long)v);
+        if (!st && found) {
+            pattern = (uint32_t)v;
+            cfg_mark(c, KVB_READ_FIELD_ATTENTION_CHUNK_PATTERN, key);
+        }
+    }
+    m->attention_chunk_pattern = m->attention_chunk_size ? pattern : 0;
+    return st;
+}
+
+/* ---- mixture of experts ---- */
+
+static kvb_status moe_step(cfg *c)
+{
+    char key[64];
+    bool found = false;
+    uint64_t v = 0;
+    kvb_status st =
+        get_u64(c, c->obj, "interleave_moe_layer_step,decoder_sparse_step", &v,
+                key, &found);
+    if (!st && found) /* 1: every layer, which the model writes as 0 */
+        st = model_set(c, KVB_READ_FIELD_MOE_LAYER_STEP, v <= 1 ? 0 : v, key);
+    if (!st)
+        st = get_u64(c, c->obj, "moe_layer_freq", &v, key, &found);
+    if (!st && found && v > 1)
+        return cfg_fail(c, KVB_EUNSUPPORTED, key,
+                        "%s (%llu) is not supported; allowed: 1", key,
+                        (unsigned long long)v);
+    json_t *only = json_object_get(c->obj, "mlp_only_layers");
+    if (!st && json_array_size(only) > 0)
+        return cfg_fail(c, KVB_EUNSUPPORTED, "mlp_only_layers",
+                        "mlp_only_layers lists dense layers among MoE "
+                        "layers; allowed: []");
+    return st;
+}
+
+static kvb_status experts(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    kvb_status st = moe_step(c);
+    if (st || m->num_experts == 0)
+        return st;
+    /* Mixtral and gpt-oss give the expert width as intermediate_size. */
+    if (!has_field(c, KVB_READ_FIELD_MOE_INTERMEDIATE_SIZE)) {
+        m->moe_intermediate_size = m->intermediate_size;
+        c->r->info.fields_from_file |= (uint64_t)1
+                                       << KVB_READ_FIELD_MOE_INTERMEDIATE_SIZE;
+    }
+    if (c->fam->arch == KVB_ARCH_LLAMA4)
+        m->num_shared_experts = 1;
+    if (m->shared_expert_intermediate_size && !m->num_shared_experts)
+        m->num_shared_experts = 1; /* Qwen MoE: one gated shared expert */
+    return KVB_OK;
+}
+
+/* ---- flags and family quirks ---- */
+
+static kvb_status bias_flags(cfg *c, uint32_t *flags)
+{
+    bool attn = false, mlp = false, any = false;
+    kvb_status st = KVB_OK;
+    switch (c->fam->arch) {
+    case KVB_ARCH_FALCON:
+        st = get_bool(c, c->obj, "bias", false, &attn);
+        mlp = attn;
+        break;
+    case KVB_ARCH_GPT_NEOX:
+        st = get_bool(c, c->obj, "attention_bias", true, &any);
+        if (!any)
+            *flags &= ~(uint32_t)F_BIASES;
+        return st;
+    case KVB_ARCH_OPT:
+        st = get_bool(c, c->obj, "enable_bias", true, &any);
+        if (!any)
+            *flags &= ~(uint32_t)(F_BIASES | KVB_MODEL_MLP_BIAS);
+        return st;
+    default:
+        st = get_bool(c, c->obj, "attention_bias", false, &attn);
+        if (!st)
+            st = get_bool(c, c->obj, "mlp_bias", false, &mlp);
+        break;
+    }
+    *flags |= (attn ? F_BIASES : 0u) | (mlp ? KVB_MODEL_MLP_BIAS : 0u);
+    return st;
+}
+
+/* Falcon: one KV head with multi_query (the default), all heads or
+ * num_kv_heads with the new decoder; the MLP is 4x wide; 2048 positions. */
+static kvb_status falcon(cfg *c, uint32_t *flags)
+{
+    kvb_model *m = &c->r->model;
+    bool nda = false, mq = true, parallel = true;
+    kvb_status st =
+        get_bool(c, c->obj, "new_decoder_architecture", false, &nda);
+    if (!st)
+        st = get_bool(c, c->obj, "multi_query", true, &mq);
+    if (!st)
+        st = get_bool(c, c->obj, "parallel_attn", true, &parallel);
+    char key[64];
+    bool found = false;
+    uint64_t v = 0;
+    if (!st && (nda || !mq))
+        st = get_u64(c, c->obj, "num_kv_heads,n_head_kv", &v, key, &found);
+    if (!st && found)
+        st = model_set(c, KVB_READ_FIELD_NUM_KEY_VALUE_HEADS, v, key);
+    else if (!st && !nda && mq)
+        m->num_key_value_heads = 1;
+    if (nda || !parallel)
+        *flags &= ~(uint32_t)KVB_MODEL_PARALLEL_ATTN; /* two norms */
+    if (!m->intermediate_size)
+        m->intermediate_size = 4 * m->hidden_size;
+    if (!m->max_position_embeddings)
+        m->max_position_embeddings = 2048;
+    return st;
+}
+
+/* OPT: learned positions with an offset of 2; a projection when the
+ * embedding is narrower than the model. */
+static kvb_status opt(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    char key[64];
+    bool found = false;
+    uint64_t v = 0;
+    kvb_status st = get_u64(c, c->obj, "word_embed_proj_dim", &v, key, &found);
+    if (!st && found && v != m->hidden_size)
+        return cfg_fail(c, KVB_EUNSUPPORTED, key,
+                        "%s (%llu) differs from hidden_size (%llu): the "
+                        "project_in/out layers are not modelled",
+                        key, (unsigned long long)v,
+                        (unsigned long long)m->hidden_size);
+    if (!st && m->max_position_embeddings) {
+        m->position_embedding_rows = m->max_position_embeddings + 2;
+        cfg_mark(c, KVB_READ_FIELD_POSITION_EMBEDDING_ROWS,
+                 "max_position_embeddings");
+    }
+    return st;
+}
+
+static kvb_status quirks(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    uint32_t flags = c->fam->flags;
+    kvb_status st = bias_flags(c, &flags);
+    if (!st && c->fam->arch == KVB_ARCH_FALCON)
+        st = falcon(c, &flags);
+    if (!st && c->fam->arch == KVB_ARCH_OPT)
+        st = opt(c);
+    const char *topk = get_string(c->obj, "topk_method");
+    if (topk && strcmp(topk, "noaux_tc") == 0)
+        flags |= KVB_MODEL_ROUTER_SCORE_BIAS; /* e_score_correction_bias */
+    m->flags = flags;
+    if (!has_field(c, KVB_READ_FIELD_NUM_KEY_VALUE_HEADS) &&
+        !m->num_key_value_heads)
+        m->num_key_value_heads = m->num_attention_heads;
+    return st;
+}
+
+static kvb_status tie(cfg *c)
+{
+    bool t = c->fam->tied != 0;
+    json_t *obj =
+        json_object_get(c->obj, "tie_word_embeddings") ? c->obj : c->root;
+    const char *saved = c->prefix;
+    if (obj == c->root)
+        c->prefix = NULL;
+    kvb_status st = get_bool(c, obj, "tie_word_embeddings", t, &t);
+    if (!st && json_object_get(obj, "tie_word_embeddings"))
+        cfg_mark(c, KVB_READ_FIELD_TIE_WORD_EMBEDDINGS, "tie_word_embeddings");
+    c->prefix = saved;
+    c->r->model.tie_word_embeddings = t;
+    return st;
+}
+
+static void dtype(cfg *c)
+{
+    const char *keys[] = {"torch_dtype", "dtype"};
+    json_t *objs[] = {c->obj, c->root};
+    for (size_t o = 0; o < 2; o++) {
+        for (size_t k = 0; k < 2; k++) {
+            const char *name = get_string(objs[o], keys[k]);
+            int32_t d = 0;
+            if (!name)
+                continue;
+            if (kvb_dtype_find(name, &d, NULL) == KVB_OK &&
+                d != KVB_DTYPE_FP8 && d != KVB_DTYPE_AUTO) {
+                const char *saved = c->prefix;
+                c->prefix = o ? NULL : saved;
+                c->r->model.dtype = d;
+                cfg_mark(c, KVB_READ_FIELD_DTYPE, keys[k]);
+                c->prefix = saved;
+            } else {
+                kvb__read_warn(c->r,
+                               "%s (%s) is not a checkpoint dtype; "
+                               "assuming bf16",
+                               keys[k], name);
+            }
+            return;
+        }
+    }
+}
+
+/* ---- architecture ---- */
+
+static const struct {
+    const char *name;
+    int32_t arch;
+} extra_types[] = {
+    {"RefinedWeb", KVB_ARCH_FALCON},
+    {"RefinedWebModel", KVB_ARCH_FALCON},
+};
+
+static kvb_status architecture(cfg *c)
+{
+    const char *type = get_string(c->obj, "model_type");
+    const char *saved = c->prefix;
+    if (!type) {
+        type = get_string(c->root, "model_type");
+        c->prefix = NULL;
+    }
+    int32_t arch = KVB_ARCH_GENERIC;
+    bool known = type && kvb_arch_find(type, &arch, NULL) == KVB_OK;
+    for (size_t i = 0; type && !known && i < KVB__ARRAY_LEN(extra_types); i++)
+        if (kvb__strcasecmp(type, extra_types[i].name) == 0) {
+            arch = extra_types[i].arch;
+            known = true;
+        }
+    if (type)
+        kvb__strlcpy(c->r->info.arch_name, type, sizeof c->r->info.arch_name);
+    if (known) {
+        cfg_mark(c, KVB_READ_FIELD_ARCH, "model_type");
+        cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");
+    } else {
+        kvb__read_warn(c->r,
+                       "model_type (%s) is not a known family; read as "
+                       "a Llama-shaped decoder from the standard fields",
+                       type ? type : "missing");
+    }
+    c->prefix = saved;
+    c->r->model.arch = arch;
+    c->fam = family_of(arch);
+    return KVB_OK;
+}
+
+static void model_name(cfg *c)
+{
+    const char *n = get_string(c->root, "_name_or_path");
+    if (c->r->model.name[0] || !n || !*n)
+        return;
+    const char *slash = strrchr(n, '/');
+    kvb__strlcpy(c->r->model.name, slash && slash[1] ? slash + 1 : n,
+                 sizeof c->r->model.name);
+}
+
+static kvb_status read_model(cfg *c)
+{
+    kvb_status st = architecture(c);
+    if (!st)
+        st = read_standard(c);
+    if (!st)
+        st = quirks(c);
+    if (!st)
+        st = experts(c);
+    if (!st)
+        st = require(c);
+    if (!st)
+        st = sliding(c);
+    if (!st && c->fam->arch == KVB_ARCH_LLAMA4)
+        st = chunking(c);
+    else
+        c->r->model.attention_chunk_size = 0;
+    if (!st)
+        st = tie(c);
+    if (!st)
+        dtype(c);
+    model_name(c);
+    return st;
+}
+
+kvb_status kvb__config_read(kvb__reader *r, const char *json, size_t len)
+{
+    json_t *root = NULL;
+    if (len > KVB_READ_MAX_JSON_BYTES)
+        return kvb__read_fail(r, KVB_ELIMIT, "config", -1, -1,
+                              (int64_t)KVB_READ_MAX_JSON_BYTES,
+                              "config (%zu bytes) exceeds the %u-byte limit",
+                              len, KVB_READ_MAX_JSON_BYTES);
+    kvb_status st = kvb__json_load(r, json, len, 0, "config", &root);
+    if (st)
+        return st;
+    cfg c = {r, root, root, NULL, &families[0]};
+    if (!json_is_object(root)) {
+        st = kvb__json_fail(r, KVB_EPARSE, NULL, 0, "config",
+                            "config is %s; allowed: a JSON object",
+                            type_name(root));
+    } else {
+        json_t *text = json_object_get(root, "text_config");
+        if (json_is_object(text)) {
+            c.obj = text;
+            c.prefix = "text_config";
+        }
+        st = read_model(&c);
+        if (!st)
+            st = kvb__quant_config_read(r, root);
+    }
+    json_decref(root);
+    r->json = NULL;
+    return st;
+}

@@ -1,0 +1,317 @@
+/*
+ * read_quant.c -- config.json's quantization_config into kvb_quant.
+ * Shapes per method: ../shared/data/quant_formats.md §3-7 (AWQ GEMM,
+ * GPTQ, FP8 per-tensor / per-channel / 128x128 blocks, compressed-tensors
+ * config_groups, bitsandbytes NF4, MXFP4).  A method this version cannot
+ * size is KVB_EUNSUPPORTED naming quant_method, never a silent guess.
+ */
+#include "internal.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct qcfg {
+    kvb__reader *r;
+    json_t *qc;         /* quantization_config */
+    const char *name;   /* its key in the root object */
+    const char *sub;    /* a nested object's key ("weights"), or NULL */
+    const char *subsub; /* the group inside config_groups, or NULL */
+} qcfg;
+
+static kvb_status qfail(qcfg *q, kvb_status st, const char *key,
+                        const char *fmt, ...) KVB__PRINTF(4, 5);
+
+static kvb_status qfail(qcfg *q, kvb_status st, const char *key,
+                        const char *fmt, ...)
+{
+    char text[256], field[64];
+    const char *path[5];
+    size_t n = 0;
+    path[n++] = q->name;
+    if (q->subsub) {
+        path[n++] = "config_groups";
+        path[n++] = q->subsub;
+    }
+    if (q->sub)
+        path[n++] = q->sub;
+    if (key)
+        path[n++] = key;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    snprintf(field, sizeof field, "%s%s%s", q->name, key ? "." : "",
+             key ? key : "");
+    return kvb__json_fail(q->r, st, path, n, field, "%s", text);
+}
+
+static void qmark(qcfg *q, int field, const char *key)
+{
+    const char *path[2] = {q->name, key};
+    int64_t pos[3] = {-1, -1, -1};
+    kvb__json_locate(q->r, path, 2, pos);
+    kvb__read_mark(q->r, field, pos[0], pos[1], pos[2]);
+}
+
+/* An integer member; *found false when absent or null. */
+static kvb_status qint(qcfg *q, json_t *obj, const char *key, int64_t *out,
+                       bool *found)
+{
+    json_t *v = json_object_get(obj, key);
+    *found = v && !json_is_null(v);
+    if (!*found)
+        return KVB_OK;
+    if (!json_is_integer(v))
+        return qfail(q, KVB_EPARSE, key, "%s.%s is not an integer", q->name,
+                     key);
+    *out = json_integer_value(v);
+    return KVB_OK;
+}
+
+static bool qtrue(json_t *obj, const char *key)
+{
+    return json_is_true(json_object_get(obj, key));
+}
+
+static const char *qstr(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* group_size: -1 means one group per row, stored as 0. */
+static kvb_status group_size(qcfg *q, json_t *obj, const char *key)
+{
+    int64_t g = 0;
+    bool found = false;
+    kvb_status st = qint(q, obj, key, &g, &found);
+    if (st || !found)
+        return st;
+    if (g < -1 || g > 65536)
+        return qfail(q, KVB_ERANGE, key,
+                     "%s.%s (%lld) is out of range; allowed: -1 (per row) "
+                     "or 1..65536",
+                     q->name, key, (long long)g);
+    q->r->quant.group_size = g < 0 ? 0u : (uint32_t)g;
+    if (!q->sub)
+        qmark(q, KVB_READ_FIELD_QUANT_GROUP_SIZE, key);
+    else
+        kvb__read_mark(q->r, KVB_READ_FIELD_QUANT_GROUP_SIZE, -1, -1, -1);
+    return KVB_OK;
+}
+
+static kvb_status bits(qcfg *q, json_t *obj, const char *key, int64_t *b)
+{
+    bool found = false;
+    kvb_status st = qint(q, obj, key, b, &found);
+    if (!st && !found)
+        return qfail(q, KVB_EPARSE, key, "%s.%s is missing", q->name, key);
+    return st;
+}
+
+static kvb_status awq(qcfg *q)
+{
+    int64_t b = 4;
+    bool found = false;
+    kvb_status st = qint(q, q->qc, "bits", &b, &found);
+    if (!st && !found)
+        st = qint(q, q->qc, "w_bit", &b, &found);
+    if (!st && b != 4)
+        return qfail(q, KVB_EUNSUPPORTED, "bits",
+                     "%s.bits (%lld) is not supported for awq; allowed: 4",
+                     q->name, (long long)b);
+    if (!st)
+        st = group_size(q, q->qc,
+                        json_object_get(q->qc, "q_group_size") ? "q_group_size"
+                                                               : "group_size");
+    const char *v = qstr(q->qc, "version");
+    if (!st && v && kvb__strcasecmp(v, "gemm") != 0)
+        kvb__read_warn(q->r,
+                       "awq version %s is sized as gemm (same bytes "
+                       "to within the packing)",
+                       v);
+    q->r->quant.method = KVB_QUANT_AWQ_4;
+    return st;
+}
+
+static kvb_status gptq(qcfg *q)
+{
+    int64_t b = 0;
+    kvb_status st = bits(q, q->qc, "bits", &b);
+    if (!st && b != 4 && b != 8)
+        return qfail(q, KVB_EUNSUPPORTED, "bits",
+                     "%s.bits (%lld) is not supported for gptq; allowed: 4, "
+                     "8",
+                     q->name, (long long)b);
+    if (!st)
+        st = group_size(q, q->qc, "group_size");
+    if (!st && qtrue(q->qc, "desc_act")) {
+        q->r->quant.flags |= KVB_QUANT_DESC_ACT;
+        qmark(q, KVB_READ_FIELD_QUANT_FLAGS, "desc_act");
+    }
+    q->r->quant.method = b == 8 ? KVB_QUANT_GPTQ_8 : KVB_QUANT_GPTQ_4;
+    return st;
+}
+
+/* [128, 128] blocks; anything else is a layout the model does not have. */
+static kvb_status block128(qcfg *q, json_t *obj, const char *key)
+{
+    json_t *b = json_object_get(obj, key);
+    if (json_array_size(b) == 2 &&
+        json_integer_value(json_array_get(b, 0)) == 128 &&
+        json_integer_value(json_array_get(b, 1)) == 128) {
+        q->r->quant.fp8_scale = KVB_FP8_SCALE_BLOCK128;
+        return KVB_OK;
+    }
+    return qfail(q, KVB_EUNSUPPORTED, key,
+                 "%s.%s is not [128, 128]; allowed: 128x128 blocks", q->name,
+                 key);
+}
+
+static kvb_status fp8(qcfg *q)
+{
+    kvb_status st = KVB_OK;
+    q->r->quant.fp8_scale = KVB_FP8_SCALE_TENSOR; /* AutoFP8: one scale */
+    if (json_object_get(q->qc, "weight_block_size") &&
+        !json_is_null(json_object_get(q->qc, "weight_block_size")))
+        st = block128(q, q->qc, "weight_block_size");
+    q->r->quant.method = KVB_QUANT_FP8;
+    kvb__read_mark(q->r, KVB_READ_FIELD_QUANT_FP8_SCALE, -1, -1, -1);
+    return st;
+}
+
+static kvb_status ct_float8(qcfg *q, json_t *w)
+{
+    const char *s = qstr(w, "strategy");
+    q->r->quant.method = KVB_QUANT_FP8;
+    kvb__read_mark(q->r, KVB_READ_FIELD_QUANT_FP8_SCALE, -1, -1, -1);
+    if (!s || strcmp(s, "tensor") == 0) {
+        q->r->quant.fp8_scale = KVB_FP8_SCALE_TENSOR;
+        return KVB_OK;
+    }
+    if (strcmp(s, "channel") == 0) {
+        q->r->quant.fp8_scale = KVB_FP8_SCALE_CHANNEL;
+        return KVB_OK;
+    }
+    if (strcmp(s, "block") == 0)
+        return block128(q, w, "block_structure");
+    return qfail(q, KVB_EUNSUPPORTED, "strategy",
+                 "fp8 weights with strategy %s are not supported; allowed: "
+                 "tensor, channel, block",
+                 s);
+}
+
+/* compressed-tensors: the weights scheme of the first config group. */
+static kvb_status compressed(qcfg *q)
+{
+    json_t *groups = json_object_get(q->qc, "config_groups");
+    const char *gname = NULL;
+    json_t *g = NULL;
+    if (json_is_object(groups) && json_object_size(groups) > 0) {
+        void *it = json_object_iter(groups);
+        gname = json_object_iter_key(it);
+        g = json_object_iter_value(it);
+    }
+    json_t *w = json_object_get(g, "weights");
+    if (!json_is_object(w))
+        return qfail(q, KVB_EPARSE, "config_groups",
+                     "%s.config_groups has no group with weights", q->name);
+    if (json_object_size(groups) > 1)
+        kvb__read_warn(q->r,
+                       "compressed-tensors: sized by the first of %zu "
+                       "config groups",
+                       json_object_size(groups));
+    q->subsub = gname;
+    q->sub = "weights";
+    int64_t b = 0;
+    const char *type = qstr(w, "type");
+    kvb_status st = bits(q, w, "num_bits", &b);
+    if (!st && b == 8 && type && strcmp(type, "float") == 0)
+        return ct_float8(q, w);
+    if (!st && b == 4 && type && strcmp(type, "int") == 0) {
+        kvb__read_warn(q->r, "compressed-tensors int4 is sized as awq-4 "
+                             "(packed int4 with per-group scales)");
+        q->r->quant.method = KVB_QUANT_AWQ_4;
+        const char *s = qstr(w, "strategy");
+        if (s && strcmp(s, "channel") == 0)
+            q->r->quant.group_size = 0;
+        return group_size(q, w, "group_size");
+    }
+    if (st)
+        return st;
+    return qfail(q, KVB_EUNSUPPORTED, "num_bits",
+                 "compressed-tensors weights of %lld-bit %s have no "
+                 "kvb_quant_method; allowed: 8-bit float, 4-bit int",
+                 (long long)b, type ? type : "(no type)");
+}
+
+static kvb_status bnb(qcfg *q)
+{
+    if (qtrue(q->qc, "load_in_4bit") || qtrue(q->qc, "_load_in_4bit")) {
+        q->r->quant.method = KVB_QUANT_BNB_4;
+        /* transformers' default is bnb_4bit_use_double_quant=False */
+        if (!qtrue(q->qc, "bnb_4bit_use_double_quant"))
+            q->r->quant.flags |= KVB_QUANT_BNB_NO_DOUBLE;
+        kvb__read_mark(q->r, KVB_READ_FIELD_QUANT_FLAGS, -1, -1, -1);
+        return KVB_OK;
+    }
+    if (qtrue(q->qc, "load_in_8bit") || qtrue(q->qc, "_load_in_8bit"))
+        return qfail(q, KVB_EUNSUPPORTED, "load_in_8bit",
+                     "bitsandbytes LLM.int8 has no kvb_quant_method; "
+                     "allowed: load_in_4bit");
+    return qfail(q, KVB_EPARSE, NULL,
+                 "%s (bitsandbytes) sets neither load_in_4bit nor "
+                 "load_in_8bit",
+                 q->name);
+}
+
+static kvb_status by_method(qcfg *q, const char *m)
+{
+    if (kvb__strcasecmp(m, "awq") == 0)
+        return awq(q);
+    if (kvb__strcasecmp(m, "gptq") == 0)
+        return gptq(q);
+    if (kvb__strcasecmp(m, "fp8") == 0)
+        return fp8(q);
+    if (kvb__strcasecmp(m, "compressed-tensors") == 0)
+        return compressed(q);
+    if (kvb__strcasecmp(m, "bitsandbytes") == 0)
+        return bnb(q);
+    if (kvb__strcasecmp(m, "mxfp4") == 0) {
+        q->r->quant.method = KVB_QUANT_MXFP4;
+        return KVB_OK;
+    }
+    return qfail(q, KVB_EUNSUPPORTED, "quant_method",
+                 "%s.quant_method (%s) is not supported; allowed: awq, gptq, "
+                 "fp8, compressed-tensors, bitsandbytes, mxfp4",
+                 q->name, m);
+}
+
+kvb_status kvb__quant_config_read(kvb__reader *r, json_t *root)
+{
+    static const char *const names[] = {"quantization_config",
+                                        "compression_config"};
+    qcfg q = {r, NULL, NULL, NULL, NULL};
+    for (size_t i = 0; i < KVB__ARRAY_LEN(names) && !q.qc; i++) {
+        json_t *v = json_object_get(root, names[i]);
+        if (v && !json_is_null(v)) {
+            q.qc = v;
+            q.name = names[i];
+        }
+    }
+    if (!q.qc)
+        return KVB_OK;
+    if (!json_is_object(q.qc))
+        return qfail(&q, KVB_EPARSE, NULL, "%s is not an object", q.name);
+    const char *m = qstr(q.qc, "quant_method");
+    if (!m)
+        return qfail(&q, KVB_EPARSE, NULL, "%s has no quant_method string",
+                     q.name);
+    kvb_status st = by_method(&q, m);
+    if (!st) {
+        q.sub = q.subsub = NULL;
+        qmark(&q, KVB_READ_FIELD_QUANT_METHOD, "quant_method");
+    }
+    return st;
+}

@@ -1,0 +1,609 @@
+/*
+ * test_read_config.c -- config.json into kvb_model / kvb_quant.
+ *
+ * The real configs in tests/data/configs/ (sources in SOURCES.md) are read
+ * and compared with the preset rows of lib/presets_models.c field by field
+ * (everything but the name): the preset rows were written from the same
+ * public configs, so any difference is a reader bug.  Configs written
+ * inline below are marked as such; each says where its keys come from.
+ */
+#include "testing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* tests/data/<name>, found from this file's path (CMake compiles it with
+ * an absolute path) unless KVB_TEST_DATA says otherwise. */
+static void data_path(char *out, size_t cap, const char *name)
+{
+    const char *env = getenv("KVB_TEST_DATA");
+    const char *f = __FILE__;
+    const char *slash = strrchr(f, '/');
+    if (env && *env)
+        snprintf(out, cap, "%s/%s", env, name);
+    else
+        snprintf(out, cap, "%.*s/../data/%s", (int)(slash ? slash - f : 0), f,
+                 name);
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+    char path[1024];
+    data_path(path, sizeof path, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+typedef struct result {
+    kvb_model m;
+    kvb_quant q;
+    kvb_read_info info;
+    kvb_error e;
+    kvb_status st;
+} result;
+
+static void result_init(result *r)
+{
+    assert_int_equal(KVB_MODEL_INIT(&r->m), KVB_OK);
+    assert_int_equal(KVB_QUANT_INIT(&r->q), KVB_OK);
+    assert_int_equal(KVB_READ_INFO_INIT(&r->info), KVB_OK);
+    assert_int_equal(kvb_error_init(&r->e, sizeof r->e), KVB_OK);
+}
+
+static result read_file(const char *name)
+{
+    char path[1024];
+    result r;
+    result_init(&r);
+    data_path(path, sizeof path, name);
+    r.st = kvb_model_read(path, &r.m, &r.q, &r.info, &r.e);
+    return r;
+}
+
+static result parse(const char *json)
+{
+    result r;
+    result_init(&r);
+    r.st = kvb_config_parse(json, strlen(json), &r.m, &r.q, &r.info, &r.e);
+    return r;
+}
+
+static void expect_ok(const result *r, const char *what)
+{
+    if (r->st != KVB_OK)
+        fail_msg("%s: %s %s: %s (line %lld)", what, kvb_status_name(r->st),
+                 r->e.field, r->e.message, (long long)r->e.line);
+}
+
+#define SAME(f)                                                                \
+    do {                                                                       \
+        if ((uint64_t)a->f != (uint64_t)b->f)                                  \
+            fail_msg("%s: %s is %llu, preset %llu", what, #f,                  \
+                     (unsigned long long)a->f, (unsigned long long)b->f);      \
+    } while (0)
+
+/* Every field but the name and struct_size. */
+static void same_model(const kvb_model *a, const kvb_model *b, const char *what)
+{
+    SAME(arch);
+    SAME(dtype);
+    SAME(flags);
+    SAME(num_hidden_layers);
+    SAME(hidden_size);
+    SAME(num_attention_heads);
+    SAME(num_key_value_heads);
+    SAME(head_dim);
+    SAME(intermediate_size);
+    SAME(vocab_size);
+    SAME(tie_word_embeddings);
+    SAME(max_position_embeddings);
+    SAME(position_embedding_rows);
+    SAME(num_experts);
+    SAME(num_experts_per_tok);
+    SAME(moe_intermediate_size);
+    SAME(num_shared_experts);
+    SAME(shared_expert_intermediate_size);
+    SAME(first_k_dense_replace);
+    SAME(moe_layer_step);
+    SAME(kv_lora_rank);
+    SAME(q_lora_rank);
+    SAME(qk_rope_head_dim);
+    SAME(qk_nope_head_dim);
+    SAME(v_head_dim);
+    SAME(sliding_window);
+    SAME(sliding_window_pattern);
+    SAME(attention_chunk_size);
+    SAME(attention_chunk_pattern);
+}
+
+/* File -> the preset it must reproduce (SOURCES.md gives each source). */
+static const struct {
+    const char *file, *preset;
+} pairs[] = {
+    {"configs/llama-2-7b-hf.json", "Llama-2-7B"},
+    {"configs/llama-3.1-8b-instruct.json", "Llama-3.1-8B"},
+    {"configs/llama-3.1-70b-instruct.json", "Llama-3.1-70B"},
+    {"configs/llama-3.2-1b.json", "Llama-3.2-1B"},
+    {"configs/llama-3.2-3b.json", "Llama-3.2-3B"},
+    {"configs/llama-4-scout-17b-16e-instruct-fp8-dynamic.json",
+     "Llama-4-Scout-17B-16E"},
+    {"configs/mistral-7b-v0.3.json", "Mistral-7B-v0.3"},
+    {"configs/mixtral-8x7b-v0.1.json", "Mixtral-8x7B"},
+    {"configs/qwen2-0.5b.json", "Qwen2.5-0.5B"},
+    {"configs/qwen2.5-7b-instruct.json", "Qwen2.5-7B"},
+    {"configs/qwen3-8b.json", "Qwen3-8B"},
+    {"configs/qwen3-30b-a3b.json", "Qwen3-30B-A3B"},
+    {"configs/gemma-2-9b.json", "Gemma-2-9B"},
+    {"configs/gemma-2-27b.json", "Gemma-2-27B"},
+    {"configs/deepseek-v3.json", "DeepSeek-V3"},
+};
+
+static void test_read_config_presets(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        result r = read_file(pairs[i].file);
+        expect_ok(&r, pairs[i].file);
+        kvb_model want = preset_model(pairs[i].preset);
+        same_model(&r.m, &want, pairs[i].file);
+        assert_int_equal(r.info.format, KVB_FORMAT_CONFIG_JSON);
+        /* a config alone states no tensor bytes */
+        assert_int_equal(r.info.weights_bytes, 0);
+        assert_int_equal(r.info.weights_format, KVB_FORMAT_NONE);
+    }
+}
+
+static bool from_file(const kvb_read_info *info, int field)
+{
+    return (info->fields_from_file >> field) & 1u;
+}
+
+static void test_read_config_provenance(void **state)
+{
+    (void)state;
+    result r = read_file("configs/llama-3.1-8b-instruct.json");
+    expect_ok(&r, "llama-3.1-8b");
+    /* The file states these ... */
+    assert_true(from_file(&r.info, KVB_READ_FIELD_ARCH));
+    assert_true(from_file(&r.info, KVB_READ_FIELD_DTYPE));
+    assert_true(from_file(&r.info, KVB_READ_FIELD_NUM_HIDDEN_LAYERS));
+    assert_true(from_file(&r.info, KVB_READ_FIELD_NUM_KEY_VALUE_HEADS));
+    assert_true(from_file(&r.info, KVB_READ_FIELD_TIE_WORD_EMBEDDINGS));
+    assert_true(from_file(&r.info, KVB_READ_FIELD_MAX_POSITION_EMBEDDINGS));
+    /* ... and not these: no head_dim key, no quantization_config. */
+    assert_false(from_file(&r.info, KVB_READ_FIELD_HEAD_DIM));
+    assert_false(from_file(&r.info, KVB_READ_FIELD_QUANT_METHOD));
+    assert_false(from_file(&r.info, KVB_READ_FIELD_NUM_EXPERTS));
+    assert_string_equal(r.info.arch_name, "llama");
+    assert_string_equal(r.m.name, "llama-3.1-8b-instruct");
+    assert_string_equal(kvb_read_field_name(KVB_READ_FIELD_HEAD_DIM),
+                        "model.head_dim");
+    assert_null(kvb_read_field_name(KVB_READ_FIELD_LAST_));
+    assert_string_equal(kvb_format_name(KVB_FORMAT_GGUF), "gguf");
+    assert_null(kvb_format_name(KVB_FORMAT_LAST_));
+}
+
+/* Read a file, replace one substring, parse the result. */
+static result parse_replaced(const char *name, const char *from, const char *to)
+{
+    size_t len = 0;
+    char *text = slurp(name, &len);
+    char *at = strstr(text, from);
+    assert_non_null(at);
+    size_t head = (size_t)(at - text), fl = strlen(from), tl = strlen(to);
+    char *out = malloc(len - fl + tl + 1);
+    assert_non_null(out);
+    memcpy(out, text, head);
+    memcpy(out + head, to, tl);
+    memcpy(out + head + tl, at + fl, len - head - fl + 1);
+    result r = parse(out);
+    free(out);
+    free(text);
+    return r;
+}
+
+static void test_read_config_gpt_oss(void **state)
+{
+    (void)state;
+    /* That repository's copy says quant_method "gptq" (openai/gpt-oss-20b
+     * says "mxfp4") and has no bits: a gptq config without bits cannot be
+     * sized.  The error points at the quantization_config object, line 50
+     * column 26 ('{' after two spaces and "quantization_config": ). */
+    result r = read_file("configs/gpt-oss-20b-echocog.json");
+    assert_int_equal(r.st, KVB_EPARSE);
+    assert_string_equal(r.e.field, "quantization_config.bits");
+    assert_int_equal(r.e.line, 50);
+    assert_int_equal(r.e.column, 26);
+    assert_non_null(strstr(r.e.source, "gpt-oss-20b-echocog.json"));
+    /* With the upstream method the architecture equals the preset. */
+    r = parse_replaced("configs/gpt-oss-20b-echocog.json",
+                       "\"quant_method\": \"gptq\"",
+                       "\"quant_method\": \"mxfp4\"");
+    expect_ok(&r, "gpt-oss mxfp4");
+    kvb_model want = preset_model("gpt-oss-20b");
+    same_model(&r.m, &want, "gpt-oss-20b");
+    assert_int_equal(r.q.method, KVB_QUANT_MXFP4);
+    /* layer_types alternates sliding, full: the period is 2 */
+    assert_true(from_file(&r.info, KVB_READ_FIELD_SLIDING_WINDOW_PATTERN));
+}
+
+static void test_read_config_quant_real(void **state)
+{
+    (void)state;
+    /* DeepSeek-V3: quant_method fp8, weight_block_size [128, 128] */
+    result r = read_file("configs/deepseek-v3.json");
+    expect_ok(&r, "deepseek-v3");
+    assert_int_equal(r.q.method, KVB_QUANT_FP8);
+    assert_int_equal(r.q.fp8_scale, KVB_FP8_SCALE_BLOCK128);
+    assert_true(from_file(&r.info, KVB_READ_FIELD_QUANT_METHOD));
+    /* RedHatAI's Llama 4 Scout FP8-dynamic: compressed-tensors, weights
+     * num_bits 8, type float, strategy channel */
+    r = read_file("configs/llama-4-scout-17b-16e-instruct-fp8-dynamic.json");
+    expect_ok(&r, "scout");
+    assert_int_equal(r.q.method, KVB_QUANT_FP8);
+    assert_int_equal(r.q.fp8_scale, KVB_FP8_SCALE_CHANNEL);
+    assert_string_equal(r.info.arch_name, "llama4_text");
+}
+
+/* A Llama-shaped body for inline configs: Llama-3.1-8B's dimensions. */
+#define BODY                                                                   \
+    "\"hidden_size\": 4096, \"num_hidden_layers\": 32,"                        \
+    "\"num_attention_heads\": 32, \"num_key_value_heads\": 8,"                 \
+    "\"intermediate_size\": 14336, \"vocab_size\": 128256,"                    \
+    "\"max_position_embeddings\": 131072"
+
+static result parse_quant(const char *qc)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "{\"model_type\": \"llama\", " BODY
+             ", \"torch_dtype\": \"float16\", \"quantization_config\": %s}",
+             qc);
+    return parse(buf);
+}
+
+static void test_read_config_quant_methods(void **state)
+{
+    (void)state;
+    /* AWQ: the shape quant_formats.md §3 quotes (hugging-quants, Qwen) */
+    result r = parse_quant("{\"quant_method\": \"awq\", \"bits\": 4, "
+                           "\"group_size\": 128, \"zero_point\": true, "
+                           "\"version\": \"gemm\", "
+                           "\"modules_to_not_convert\": null}");
+    expect_ok(&r, "awq");
+    assert_int_equal(r.q.method, KVB_QUANT_AWQ_4);
+    assert_int_equal(r.q.group_size, 128);
+    assert_int_equal(r.m.dtype, KVB_DTYPE_FP16);
+    /* GPTQ: group_size -1 is one group per row (0); desc_act a flag */
+    r = parse_quant("{\"quant_method\": \"gptq\", \"bits\": 8, "
+                    "\"group_size\": -1, \"desc_act\": true, \"sym\": true}");
+    expect_ok(&r, "gptq");
+    assert_int_equal(r.q.method, KVB_QUANT_GPTQ_8);
+    assert_int_equal(r.q.group_size, 0);
+    assert_int_equal(r.q.flags, KVB_QUANT_DESC_ACT);
+    /* legacy AutoFP8: one scale per tensor */
+    r = parse_quant("{\"quant_method\": \"fp8\", "
+                    "\"activation_scheme\": \"static\"}");
+    expect_ok(&r, "fp8");
+    assert_int_equal(r.q.fp8_scale, KVB_FP8_SCALE_TENSOR);
+    /* bitsandbytes NF4; transformers' double-quant default is false */
+    r = parse_quant("{\"quant_method\": \"bitsandbytes\", "
+                    "\"load_in_4bit\": true, "
+                    "\"bnb_4bit_quant_type\": \"nf4\"}");
+    expect_ok(&r, "bnb");
+    assert_int_equal(r.q.method, KVB_QUANT_BNB_4);
+    assert_int_equal(r.q.flags, KVB_QUANT_BNB_NO_DOUBLE);
+    r = parse_quant("{\"quant_method\": \"bitsandbytes\", "
+                    "\"load_in_4bit\": true, "
+                    "\"bnb_4bit_use_double_quant\": true}");
+    expect_ok(&r, "bnb double");
+    assert_int_equal(r.q.flags, 0);
+    /* compressed-tensors W4A16 (pack-quantized int4, group 128) */
+    r = parse_quant("{\"quant_method\": \"compressed-tensors\", "
+                    "\"config_groups\": {\"group_0\": {\"weights\": "
+                    "{\"num_bits\": 4, \"type\": \"int\", "
+                    "\"strategy\": \"group\", \"group_size\": 128}}}}");
+    expect_ok(&r, "ct int4");
+    assert_int_equal(r.q.method, KVB_QUANT_AWQ_4);
+    assert_int_equal(r.info.warning_count, 1);
+}
+
+static void test_read_config_quant_errors(void **state)
+{
+    (void)state;
+    result r = parse_quant("{\"quant_method\": \"gptq\", \"bits\": 3}");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "quantization_config.bits");
+    r = parse_quant("{\"quant_method\": \"hqq\"}");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "quantization_config.quant_method");
+    assert_int_equal(r.e.line, 1);
+    assert_true(r.e.column > 1);
+    r = parse_quant("{\"quant_method\": \"bitsandbytes\", "
+                    "\"load_in_8bit\": true}");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    r = parse_quant("{\"quant_method\": \"fp8\", "
+                    "\"weight_block_size\": [64, 64]}");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "quantization_config.weight_block_size");
+    r = parse_quant("{\"quant_method\": \"awq\", \"group_size\": -7}");
+    assert_int_equal(r.st, KVB_ERANGE);
+    r = parse_quant("[1]");
+    assert_int_equal(r.st, KVB_EPARSE);
+    r = parse_quant("{\"bits\": 4}");
+    assert_int_equal(r.st, KVB_EPARSE);
+}
+
+static void test_read_config_unknown_type(void **state)
+{
+    (void)state;
+    /* An unknown family with the standard fields reads, with a warning. */
+    result r = parse("{\"model_type\": \"my_llama\", " BODY "}");
+    expect_ok(&r, "unknown type");
+    assert_int_equal(r.m.arch, KVB_ARCH_GENERIC);
+    assert_int_equal(r.info.warning_count, 1);
+    assert_non_null(strstr(r.info.warning, "my_llama"));
+    assert_false(from_file(&r.info, KVB_READ_FIELD_ARCH));
+    /* Without a standard field it is an error that names it. */
+    r = parse("{\"model_type\": \"my_llama\", \"hidden_size\": 4096,\n"
+              "\"num_attention_heads\": 32, \"intermediate_size\": 14336,\n"
+              "\"vocab_size\": 1000, \"max_position_embeddings\": 4096}");
+    assert_int_equal(r.st, KVB_EPARSE);
+    assert_string_equal(r.e.field, "config.num_hidden_layers");
+    assert_non_null(strstr(r.e.message, "num_hidden_layers is missing"));
+    assert_int_equal(r.e.line, 1); /* the object that lacks it */
+    assert_int_equal(r.e.column, 1);
+}
+
+static void test_read_config_positions(void **state)
+{
+    (void)state;
+    /* Syntax error: jansson's own line and column. */
+    result r = parse("{\n  \"hidden_size\": 4096,\n  \"x\": ]\n}");
+    assert_int_equal(r.st, KVB_EPARSE);
+    assert_string_equal(r.e.field, "config");
+    assert_int_equal(r.e.line, 3);
+    /* Wrong type: the value's line and column (line 3: two spaces, the
+     * 19-character "num_hidden_layers", ": " -> the value at column 24;
+     * the repeated key's last value is the one jansson keeps). */
+    r = parse("{\"model_type\": \"llama\",\n" BODY ",\n"
+              "  \"num_hidden_layers\": \"32\"}");
+    assert_int_equal(r.st, KVB_EPARSE);
+    assert_string_equal(r.e.field, "config.num_hidden_layers");
+    assert_int_equal(r.e.line, 3);
+    assert_int_equal(r.e.column, 24);
+    /* Negative: out of range. */
+    r = parse("{\"model_type\": \"llama\", " BODY ", \"head_dim\": -1}");
+    assert_int_equal(r.st, KVB_ERANGE);
+    assert_string_equal(r.e.field, "config.head_dim");
+    /* A validation error of the model points at the key that set it:
+     * 32 heads over 5 KV heads (line 2: two spaces, the 21-character
+     * "num_key_value_heads", ": " -> column 26). */
+    r = parse("{\"model_type\": \"llama\", " BODY ",\n"
+              "  \"num_key_value_heads\": 5}");
+    assert_int_equal(r.st, KVB_EINVAL);
+    assert_string_equal(r.e.field, "model.num_key_value_heads");
+    assert_int_equal(r.e.line, 2);
+    assert_int_equal(r.e.column, 26);
+    /* Not an object. */
+    r = parse("  [1, 2]");
+    assert_int_equal(r.st, KVB_EPARSE);
+    assert_int_equal(r.e.column, 3);
+}
+
+static void test_read_config_hostile(void **state)
+{
+    (void)state;
+    /* 65 nested arrays: refused before any recursive parser sees them */
+    char deep[200];
+    memset(deep, '[', 65);
+    memset(deep + 65, ']', 65);
+    deep[130] = '\0';
+    result r = parse(deep);
+    assert_int_equal(r.st, KVB_ELIMIT);
+    assert_int_equal(r.e.column, 65);
+    r = parse("");
+    assert_int_equal(r.st, KVB_EPARSE);
+    r = parse("{\"model_type\": \"llama\", " BODY
+              ", \"num_hidden_layers\": 99999999999}");
+    assert_int_equal(r.st, KVB_ERANGE);
+    r = parse("{\"model_type\": \"llama\", " BODY ", \"hidden_size\": 1e300}");
+    assert_int_equal(r.st, KVB_ERANGE);
+    /* NULL with a length is an argument error; NULL outputs too */
+    kvb_model m;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_MODEL_INIT(&m), KVB_OK);
+    assert_int_equal(kvb_config_parse(NULL, 3, &m, NULL, NULL, &e), KVB_EINVAL);
+    assert_int_equal(kvb_config_parse("{}", 2, NULL, NULL, NULL, &e),
+                     KVB_EINVAL);
+    m.struct_size = 8;
+    assert_int_equal(kvb_config_parse("{}", 2, &m, NULL, NULL, &e), KVB_EABI);
+}
+
+static void test_read_config_families(void **state)
+{
+    (void)state;
+    /* mlc-llm's verbatim copies of three more families (SOURCES.md). */
+    result r = read_file("configs/redpajama-incite-3b-v1.json");
+    expect_ok(&r, "gpt_neox");
+    assert_int_equal(r.m.arch, KVB_ARCH_GPT_NEOX);
+    assert_int_equal(r.m.flags, KVB_MODEL_FUSED_QKV | KVB_MODEL_ATTN_QKV_BIAS |
+                                    KVB_MODEL_ATTN_O_BIAS | KVB_MODEL_MLP_BIAS |
+                                    KVB_MODEL_NORM_BIAS |
+                                    KVB_MODEL_MLP_NO_GATE);
+    assert_int_equal(r.m.num_key_value_heads, 32); /* MHA */
+    assert_int_equal(r.m.dtype, KVB_DTYPE_FP16);
+    /* Parameters: embed + lm_head 2 x 50432 x 2560 = 258,211,840; per
+     * layer qkv 3 x 2560 x 2560 + 7680 bias = 19,668,480, dense 2560^2 +
+     * 2560 = 6,556,160, fc1 2560 x 10240 + 10240 = 26,224,640, fc2
+     * 10240 x 2560 + 2560 = 26,216,960, two LayerNorms
+     * 4 x 2560 = 10,240: 78,676,480 per layer, x 32 = 2,517,647,360;
+     * final LayerNorm 5,120.  Total 2,775,864,320 (RedPajama-INCITE-3B
+     * is published as "2.8B"). */
+    uint64_t total = 0;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(kvb_model_param_count(&r.m, &total, NULL, &e), KVB_OK);
+    assert_int_equal(total, 2775864320ull);
+
+    r = read_file("configs/phi-3.5-mini-instruct.json");
+    expect_ok(&r, "phi3");
+    assert_int_equal(r.m.flags, KVB_MODEL_FUSED_QKV | KVB_MODEL_FUSED_GATE_UP);
+    assert_int_equal(r.m.sliding_window, 262144); /* every layer slides */
+    assert_int_equal(r.m.sliding_window_pattern, 0);
+
+    /* Qwen1.5-MoE-A2.7B: 60 experts, 4 per token, one gated shared expert
+     * of 5632; published 14.3B total.  Per layer: attention 4 x 2048^2 +
+     * 3 x 2048 q/k/v biases = 16,783,360; router 60 x 2048 = 122,880;
+     * experts 60 x 3 x 2048 x 1408 = 519,045,120; shared 3 x 2048 x 5632
+     * = 34,603,008; shared gate 2048; norms 2 x 2048 = 4,096: 570,560,512
+     * x 24 = 13,693,452,288; embed + lm_head 2 x 151936 x 2048 =
+     * 622,329,856; final norm 2048.  Total 14,315,784,192. */
+    r = read_file("configs/qwen1.5-moe-a2.7b.json");
+    expect_ok(&r, "qwen2_moe");
+    assert_int_equal(r.m.num_shared_experts, 1);
+    assert_int_equal(r.m.shared_expert_intermediate_size, 5632);
+    assert_int_equal(kvb_model_param_count(&r.m, &total, NULL, &e), KVB_OK);
+    assert_int_equal(total, 14315784192ull);
+
+    /* DeepSeek-V2-Lite: MLA without q LoRA (q_lora_rank null), two shared
+     * experts, first layer dense, greedy routing (no score bias). */
+    r = read_file("configs/deepseek-v2-lite.json");
+    expect_ok(&r, "deepseek_v2");
+    assert_int_equal(r.m.kv_lora_rank, 512);
+    assert_int_equal(r.m.q_lora_rank, 0);
+    assert_int_equal(r.m.num_shared_experts, 2);
+    assert_int_equal(r.m.first_k_dense_replace, 1);
+    assert_int_equal(r.m.flags, 0);
+}
+
+static void test_read_config_patterns(void **state)
+{
+    (void)state;
+    /* Gemma 3 multimodal: the text model in text_config, pattern 6 (keys
+     * as google/gemma-3-*-it configs spell them; Gemma-3-27B dims). */
+    result r =
+        parse("{\"model_type\": \"gemma3\", \"text_config\": {"
+              "\"model_type\": \"gemma3_text\", \"hidden_size\": 5376,"
+              "\"num_hidden_layers\": 62, \"num_attention_heads\": 32,"
+              "\"num_key_value_heads\": 16, \"head_dim\": 128,"
+              "\"intermediate_size\": 21504, \"vocab_size\": 262208,"
+              "\"max_position_embeddings\": 131072, \"sliding_window\": 1024,"
+              "\"sliding_window_pattern\": 6}, \"torch_dtype\": \"bfloat16\"}");
+    expect_ok(&r, "gemma3");
+    kvb_model want = preset_model("Gemma-3-27B");
+    same_model(&r.m, &want, "gemma3");
+    /* Irregular layer_types: no period explains them. */
+    r = parse("{\"model_type\": \"gpt_oss\", " BODY
+              ", \"num_hidden_layers\": 3, \"num_local_experts\": 4,"
+              "\"num_experts_per_tok\": 2, \"sliding_window\": 128,"
+              "\"layer_types\": [\"full_attention\", \"sliding_attention\","
+              "\"sliding_attention\"]}");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "config.layer_types");
+    /* Qwen: the window only with use_sliding_window, for all layers. */
+    r = parse("{\"model_type\": \"qwen2\", " BODY
+              ", \"sliding_window\": 4096, \"use_sliding_window\": true,"
+              "\"max_window_layers\": 0}");
+    expect_ok(&r, "qwen window");
+    assert_int_equal(r.m.sliding_window, 4096);
+    assert_int_equal(r.m.sliding_window_pattern, 0);
+    r = parse("{\"model_type\": \"qwen2\", " BODY
+              ", \"sliding_window\": 4096, \"use_sliding_window\": true,"
+              "\"max_window_layers\": 10}");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "config.max_window_layers");
+    /* Mistral v0.1: a window on every layer (its HF config's keys). */
+    r = parse("{\"model_type\": \"mistral\", " BODY
+              ", \"sliding_window\": 4096}");
+    expect_ok(&r, "mistral window");
+    assert_int_equal(r.m.sliding_window_pattern, 0);
+    assert_int_equal(r.m.sliding_window, 4096);
+}
+
+static void test_read_config_llama4(void **state)
+{
+    (void)state;
+    /* Maverick's shape: MoE every 2nd layer, global attention on the
+     * NoPE layers that no_rope_layers marks 0 (every 4th here). */
+    char buf[4096];
+    char list[512] = "";
+    for (int i = 0; i < 48; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d",
+                 i ? "," : "", (i + 1) % 4 != 0);
+    snprintf(buf, sizeof buf,
+             "{\"model_type\": \"llama4\", \"text_config\": {"
+             "\"model_type\": \"llama4_text\", \"hidden_size\": 5120,"
+             "\"num_hidden_layers\": 48, \"num_attention_heads\": 40,"
+             "\"num_key_value_heads\": 8, \"head_dim\": 128,"
+             "\"intermediate_size\": 8192, \"intermediate_size_mlp\": 16384,"
+             "\"vocab_size\": 202048, \"max_position_embeddings\": 1048576,"
+             "\"num_local_experts\": 128, \"num_experts_per_tok\": 1,"
+             "\"interleave_moe_layer_step\": 2,"
+             "\"attention_chunk_size\": 8192, \"no_rope_layers\": [%s]}}",
+             list);
+    result r = parse(buf);
+    expect_ok(&r, "maverick");
+    kvb_model want = preset_model("Llama-4-Maverick-17B-128E");
+    same_model(&r.m, &want, "maverick");
+    assert_true(from_file(&r.info, KVB_READ_FIELD_ATTENTION_CHUNK_PATTERN));
+}
+
+static void test_read_config_falcon_opt(void **state)
+{
+    (void)state;
+    /* Keys as transformers' FalconConfig and OPTConfig name them, values
+     * of the Falcon-7B and OPT-125m presets: Falcon omits
+     * max_position_embeddings and the MLP width (2048 and 4 x hidden are
+     * the family's), multi_query gives one KV head. */
+    result r = parse("{\"model_type\": \"falcon\", \"hidden_size\": 4544,"
+                     "\"num_hidden_layers\": 32, \"num_attention_heads\": 71,"
+                     "\"multi_query\": true, \"parallel_attn\": true,"
+                     "\"new_decoder_architecture\": false, \"bias\": false,"
+                     "\"vocab_size\": 65024, \"torch_dtype\": \"bfloat16\"}");
+    expect_ok(&r, "falcon");
+    kvb_model want = preset_model("Falcon-7B");
+    same_model(&r.m, &want, "falcon");
+    assert_false(from_file(&r.info, KVB_READ_FIELD_MAX_POSITION_EMBEDDINGS));
+    r = parse("{\"model_type\": \"opt\", \"hidden_size\": 768,"
+              "\"num_hidden_layers\": 12, \"num_attention_heads\": 12,"
+              "\"ffn_dim\": 3072, \"vocab_size\": 50272,"
+              "\"max_position_embeddings\": 2048,"
+              "\"word_embed_proj_dim\": 768, \"enable_bias\": true,"
+              "\"do_layer_norm_before\": true, \"torch_dtype\": \"float16\"}");
+    expect_ok(&r, "opt");
+    want = preset_model("OPT-125m");
+    same_model(&r.m, &want, "opt");
+    r = parse("{\"model_type\": \"opt\", \"hidden_size\": 1024,"
+              "\"num_hidden_layers\": 24, \"num_attention_heads\": 16,"
+              "\"ffn_dim\": 4096, \"vocab_size\": 50272,"
+              "\"max_position_embeddings\": 2048,"
+              "\"word_embed_proj_dim\": 512}");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED); /* OPT-350m's projection */
+    assert_string_equal(r.e.field, "config.word_embed_proj_dim");
+}
+
+KVB_TESTS(cmocka_unit_test(test_read_config_presets),
+          cmocka_unit_test(test_read_config_provenance),
+          cmocka_unit_test(test_read_config_gpt_oss),
+          cmocka_unit_test(test_read_config_quant_real),
+          cmocka_unit_test(test_read_config_quant_methods),
+          cmocka_unit_test(test_read_config_quant_errors),
+          cmocka_unit_test(test_read_config_unknown_type),
+          cmocka_unit_test(test_read_config_positions),
+          cmocka_unit_test(test_read_config_hostile),
+          cmocka_unit_test(test_read_config_families),
+          cmocka_unit_test(test_read_config_patterns),
+          cmocka_unit_test(test_read_config_llama4),
+          cmocka_unit_test(test_read_config_falcon_opt));

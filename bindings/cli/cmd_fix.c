@@ -1,0 +1,71 @@
+/*
+ * cmd_fix.c -- `kvbudget fix`: the remedies for a plan that does not fit,
+ * in the order an operator tries them, each re-planned by kvb_advise().
+ */
+#include "cli.h"
+
+static void fix_help(void)
+{
+    fputs("usage: kvbudget fix --model NAME|PATH (--gpu NAME[:N] | "
+          "--gpu-memory SIZE | --instance NAME) [flags]\n\n"
+          "For a plan that does not fit (or holds fewer requests than\n"
+          "--concurrency), the remedies in the order to try them: lower\n"
+          "--max-model-len, change --gpu-memory-utilization, --enforce-eager,\n"
+          "an FP8 KV cache, a smaller weight format, tensor parallelism, a\n"
+          "bigger instance.  Each is re-planned and shown with its predicted\n"
+          "KV tokens and concurrency, as vLLM flags, a Kubernetes container\n"
+          "args: block and, for instances, a Karpenter NodePool\n"
+          "requirements: snippet.\n\n",
+          stdout);
+    cli_print_input_help(stdout);
+    fputs("\nExit status: 0 the plan already fits, 1 it does not (remedies "
+          "listed),\n2 usage or input error.\n",
+          stdout);
+}
+
+static int fix_output(const cli_opts *o, const cli_inputs *in,
+                      const kvb_plan *p, const kvb_fix *fixes, size_t n)
+{
+    if (o->json) {
+        json_t *j = cli_plan_json(in, p);
+        json_object_set_new(j, "fixes", cli_fixes_json(in, fixes, n));
+        return cli_json_print("fix", j);
+    }
+    cli_style st;
+    cli_style_init(&st);
+    cli_print_plan_line(stdout, &st, in, p);
+    cli_print_verdict(stdout, &st, p);
+    if (p->fits)
+        puts("Nothing to fix.");
+    else
+        cli_print_fixes(stdout, &st, in, fixes, n);
+    return 0;
+}
+
+int kvb_cli_fix(int argc, char **argv)
+{
+    cli_opts o;
+    cli_inputs in;
+    kvb_plan p;
+    kvb_fix fixes[KVB_ADVICE_MAX];
+    size_t n = 0;
+    int rc = cli_parse("fix", argc, argv, &o);
+    if (rc)
+        return rc;
+    if (o.help) {
+        fix_help();
+        return 0;
+    }
+    if (o.npositional) {
+        cli_error("fix", "unexpected argument %s; see `kvbudget fix --help`",
+                  o.positional[0]);
+        return CLI_EXIT_USAGE;
+    }
+    cli_inputs_init(&in);
+    if ((rc = cli_inputs_apply(&o, &in)) ||
+        (rc = cli_inputs_require(&o, &in)) || (rc = cli_plan("fix", &in, &p)) ||
+        (rc = cli_advise("fix", &in, fixes, KVB_ADVICE_MAX, &n)) ||
+        (rc = fix_output(&o, &in, &p, fixes, n)))
+        return rc;
+    return p.fits ? CLI_EXIT_FITS : CLI_EXIT_NOFIT;
+}

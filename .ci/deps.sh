@@ -14,7 +14,10 @@ have_cmd pkg-config || need="$need pkg-config"
 have_pc cmocka || need="$need libcmocka-dev"
 have_pc jansson || need="$need libjansson-dev"
 [ -x /usr/bin/python3 ] || need="$need python3"
-[ -n "${KVB_DEPS_EXTRA:-}" ] && need="$need $KVB_DEPS_EXTRA"
+# Extra packages a caller asks for (CI), each only when missing.
+for p in ${KVB_DEPS_EXTRA:-}; do
+    dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+done
 
 [ -z "$need" ] && exit 0
 

@@ -8,6 +8,7 @@
  */
 #include "internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -778,17 +779,35 @@ static void quant_args(args *a, int32_t method)
             arg(a, "%s", map[i].value);
             return;
         }
-    if (is_gguf(method)) {
-        arg(a, "--quantization");
-        arg(a, "gguf");
+}
+
+/* vLLM serves GGUF from a local file, with the tokenizer of the original
+ * repository: the file name is a placeholder the operator fills in. */
+static void model_args(args *a, const kvb_model *m, int32_t method)
+{
+    char repo[96];
+    bool have_repo = kvb__model_repo(m->name, repo, sizeof repo);
+    const char *name = have_repo ? repo : m->name[0] ? m->name : "MODEL";
+    arg(a, "--model");
+    if (!is_gguf(method)) {
+        arg(a, "%s", name);
+        return;
     }
+    const char *base = strrchr(name, '/');
+    char upper[16];
+    setf(upper, sizeof upper, "%s", kvb_quant_method_name(method));
+    for (char *p = upper; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    arg(a, "/models/%s-%s.gguf", base ? base + 1 : name, upper);
+    arg(a, "--tokenizer");
+    arg(a, "%s", name);
 }
 
 static void collect_args(const kvb_fix *f, const kvb_model *m, args *a)
 {
     a->n = 0;
-    arg(a, "--model");
-    arg(a, "%s", m->name[0] ? m->name : "MODEL");
+    /* vLLM wants the Hugging Face repository, not our preset name */
+    model_args(a, m, f->quant_method);
     quant_args(a, f->quant_method);
     arg(a, "--max-model-len");
     arg(a, "%llu", (unsigned long long)f->max_model_len);

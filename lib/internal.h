@@ -333,6 +333,8 @@ typedef struct kvb__model_row {
     kvb_model m;               /* struct_size unused */
 } kvb__model_row;
 
+/* The Hugging Face repository of a model preset, for vLLM's --model. */
+bool kvb__model_repo(const char *name, char *buf, size_t cap);
 /* Does `name` match `canonical` or one of the comma-separated aliases? */
 bool kvb__name_matches(const char *name, const char *canonical,
                        const char *aliases);

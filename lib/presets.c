@@ -28,6 +28,30 @@ bool kvb__name_matches(const char *name, const char *canonical,
     return false;
 }
 
+/* The Hugging Face repository of a model preset (its first alias with a
+ * '/'), written into buf; false when `name` is no preset or has none. */
+bool kvb__model_repo(const char *name, char *buf, size_t cap)
+{
+    for (size_t i = 0; i < kvb__model_rows_count; i++) {
+        const kvb__model_row *r = &kvb__model_rows[i];
+        if (kvb__strcasecmp(name, r->name) != 0)
+            continue;
+        const char *slash = r->aliases ? strchr(r->aliases, '/') : NULL;
+        if (!slash)
+            return false;
+        const char *start = slash, *end = strchr(slash, ',');
+        while (start > r->aliases && start[-1] != ',')
+            start--;
+        size_t n = end ? (size_t)(end - start) : strlen(start);
+        if (n >= cap)
+            return false;
+        memcpy(buf, start, n);
+        buf[n] = '\0';
+        return true;
+    }
+    return false;
+}
+
 static kvb_status past_end(kvb_error *err, const char *what, size_t index,
                            size_t count)
 {

@@ -409,13 +409,15 @@ static void test_advise_render(void **state)
     kvb_fix f = instance_fix();
     char buf[1024];
     assert_string_equal(render(&f, &m, KVB_RENDER_VLLM_ARGS, buf, sizeof buf),
-                        "--model Llama-4-Scout-17B-16E --quantization awq "
+                        /* the preset's Hugging Face repository */
+                        "--model meta-llama/Llama-4-Scout-17B-16E "
+                        "--quantization awq "
                         "--max-model-len 32768 --gpu-memory-utilization 0.90 "
                         "--tensor-parallel-size 4 --enforce-eager "
                         "--kv-cache-dtype fp8");
     assert_string_equal(render(&f, &m, KVB_RENDER_K8S_ARGS, buf, sizeof buf),
                         "args:\n  - \"--model\"\n"
-                        "  - \"Llama-4-Scout-17B-16E\"\n"
+                        "  - \"meta-llama/Llama-4-Scout-17B-16E\"\n"
                         "  - \"--quantization\"\n  - \"awq\"\n"
                         "  - \"--max-model-len\"\n  - \"32768\"\n"
                         "  - \"--gpu-memory-utilization\"\n  - \"0.90\"\n"
@@ -466,7 +468,8 @@ static void test_advise_render_errors(void **state)
                                     sizeof small, &needed, &e),
                      KVB_EBUFSIZE);
     assert_string_equal(small, "--model");
-    assert_int_equal(needed, strlen("--model Llama-3.1-8B --quantization awq "
+    assert_int_equal(needed, strlen("--model meta-llama/Llama-3.1-8B "
+                                    "--quantization awq "
                                     "--max-model-len 32768 "
                                     "--gpu-memory-utilization 0.90 "
                                     "--tensor-parallel-size 4 --enforce-eager "

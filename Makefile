@@ -2,6 +2,7 @@
 #   make run    install what is missing, build, run the seed scenario
 #   make test   the same set-up, then every test
 BUILD ?= build
+MAKEFLAGS += --no-print-directory
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -32,6 +33,12 @@ accuracy: build
 
 asan:
 	@$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DKVB_SANITIZE=ON -DKVB_BUILD_BENCH=OFF"
+
+# Benchmarks side by side with peers (bench/run.py): prints a summary and
+# writes bench/results.json.  Not part of `make test` (which runs each
+# benchmark once, tiny).  Installs bench/node from its lock file if missing.
+bench: build
+	@$$(test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3) bench/run.py --build $(BUILD)
 
 format:
 	@clang-format -i include/*.h lib/*.[ch] tests/unit/*.[ch] bindings/cli/*.[ch] bench/*.c 2>/dev/null || true

@@ -18,11 +18,20 @@ call alone).
 
     KVBUDGET_LIBRARY=build/lib/libkvbudget.so.0 \\
         python3 bench/bench_python.py [--rows 1000000] [--calls 20000]
+
+``--grid issue8`` plans bench_plan.c's grid instead (every model preset x
+every quantization method x every GPU preset, 8 per node, x TP 1..8 x 8
+lengths, a length past a model's maximum planned at the maximum): per call
+through the 1:1 ctypes layer over a strided sample of ``--calls`` rows, and
+through the batch entry point (kvbudget.plan_batch: the columns built, one
+kvb_batch_compute call, the result columns) end to end, then the C call
+alone.  bench/run.py runs this mode.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import sys
 import time
@@ -56,6 +65,142 @@ def line(case: str, rows: int, seconds: float) -> float:
     return rate
 
 
+LENS = [2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144]
+
+
+def issue8(calls: int) -> int:
+    """bench_plan.c's grid, per call and batched (see the module doc)."""
+    from array import array
+    lib = _capi.library()
+    models = [p.name for p in kvbudget.presets.models()]
+    gpus = [g.name for g in kvbudget.presets.gpus()]
+    c_models = [kvbudget.model(m).to_c() for m in models]
+    c_gpus = [kvbudget.gpu(g, count=8).to_c() for g in gpus]
+    c_quants = []
+    for method in range(_capi.library().kvb_quant_method_count()
+                        if hasattr(lib, "kvb_quant_method_count") else 15):
+        q = _capi.Quant()
+        q.method = method
+        c_quants.append(q)
+    maxlen = [m.max_position_embeddings for m in c_models]
+
+    nm, nq, ng, nl = len(c_models), len(c_quants), len(c_gpus), len(LENS)
+    start = time.perf_counter()
+    if kvbudget.HAVE_NUMPY:  # what a Python planner would build them with
+        import numpy as np
+        mi = np.repeat(np.arange(nm, dtype=np.uint32), nq * ng * 8 * nl)
+        qi = np.tile(np.repeat(np.arange(nq, dtype=np.uint32), ng * 8 * nl),
+                     nm)
+        gi = np.tile(np.repeat(np.arange(ng, dtype=np.uint32), 8 * nl),
+                     nm * nq)
+        tp = np.tile(np.repeat(np.arange(1, 9, dtype=np.uint32), nl),
+                     nm * nq * ng)
+        mml = np.minimum(np.tile(np.array(LENS, dtype=np.uint64),
+                                 nm * nq * ng * 8),
+                         np.repeat(np.array(maxlen, dtype=np.uint64),
+                                   nq * ng * 8 * nl))
+    else:
+        mi, qi, gi, tp, mml = (array("I"), array("I"), array("I"),
+                               array("I"), array("Q"))
+        for m in range(nm):
+            lens = [min(v, maxlen[m]) for v in LENS]
+            for q in range(nq):
+                mi.extend([m] * (ng * 8 * nl))
+                qi.extend([q] * (ng * 8 * nl))
+                for g in range(ng):
+                    gi.extend([g] * (8 * nl))
+                    for t in range(1, 9):
+                        tp.extend([t] * nl)
+                        mml.extend(lens)
+    columns_s = time.perf_counter() - start
+    n = len(mi)
+
+    # the batch entry point through the 1:1 layer, as the per-call case
+    # below uses it: fresh output columns, one kvb_batch_compute call
+    start = time.perf_counter()
+    b = _capi.Batch()
+    tables = [(_capi.Model * nm)(*c_models), (_capi.Quant * nq)(*c_quants),
+              (_capi.Gpu * ng)(*c_gpus)]
+    b.models, b.num_models = ctypes.addressof(tables[0]), nm
+    b.quants, b.num_quants = ctypes.addressof(tables[1]), nq
+    b.gpus, b.num_gpus = ctypes.addressof(tables[2]), ng
+    b.count = n
+    outs = {"status": ("i", "int32"), "verdict": ("i", "int32"),
+            "max_kv_tokens": ("Q", "uint64"),
+            "max_model_len_fit": ("Q", "uint64")}
+    cols = {}
+    for name, (code, np_type) in outs.items():
+        if kvbudget.HAVE_NUMPY:
+            cols[name] = np.empty(n, dtype=np_type)
+            setattr(b, name, cols[name].ctypes.data)
+        else:
+            cols[name] = (ctypes.c_char * (n * (4 if code == "i" else 8)))()
+            setattr(b, name, ctypes.addressof(cols[name]))
+    for name, col in (("model_index", mi), ("quant_index", qi),
+                      ("gpu_index", gi), ("tensor_parallel_size", tp),
+                      ("max_model_len", mml)):
+        setattr(b, name, col.ctypes.data if kvbudget.HAVE_NUMPY
+                else col.buffer_info()[0])
+    failed = ctypes.c_uint64()
+    lib.kvb_batch_compute(ctypes.byref(b), ctypes.byref(failed),
+                          _capi.Error())
+    capi_s = time.perf_counter() - start + columns_s
+    print(f"# grid: {nm} models x {nq} quantizations x {ng} GPUs "
+          f"(x8) x TP 1..8 x {nl} lengths = {n} plans ({failed.value} "
+          f"rows with a status); columns built with "
+          f"{'numpy' if kvbudget.HAVE_NUMPY else 'array'}")
+    batch_rate = line("python.batch", n, capi_s)
+
+    # the same through the Pythonic layer: all nine result columns
+    start = time.perf_counter()
+    r = kvbudget.plan_batch(c_models, c_gpus, quants=c_quants,
+                            model_index=mi, quant_index=qi, gpu_index=gi,
+                            tensor_parallel_size=tp, max_model_len=mml)
+    line("python.plan_batch", n, time.perf_counter() - start + columns_s)
+    start = time.perf_counter()
+    r._rerun()
+    c_rate = line("python.batch_c_call_warm", n, time.perf_counter() - start)
+
+    step = max(1, n // max(1, calls))
+    serving = _capi.Serving()
+    plan = _capi.Plan()
+    err = _capi.Error()
+    rows = [(c_models[mi[i]], c_quants[qi[i]], c_gpus[gi[i]], tp[i], mml[i])
+            for i in range(0, n, step)]
+    mismatches = 0
+    start = time.perf_counter()
+    for cm, cq, cg, t, length in rows:
+        serving.tensor_parallel_size = t
+        serving.max_model_len = length
+        try:
+            lib.kvb_plan_compute(cm, cq, cg, serving, plan, err)
+        except kvbudget.KvbError:
+            continue
+    call_rate = line("python.per_call_ctypes", len(rows),
+                     time.perf_counter() - start)
+    for k, i in enumerate(range(0, n, step * 97 + 1)):
+        serving.tensor_parallel_size = tp[i]
+        serving.max_model_len = mml[i]
+        try:
+            lib.kvb_plan_compute(c_models[mi[i]], c_quants[qi[i]],
+                                 c_gpus[gi[i]], serving, plan, err)
+        except kvbudget.KvbError:
+            mismatches += int(r.status[i]) == 0
+            continue
+        mismatches += (plan.max_kv_tokens, plan.verdict) != (
+            int(r.max_kv_tokens[i]), int(r.verdict[i]))
+    for i in range(0, n, step * 13 + 1):
+        mismatches += (int(cols["verdict"][i]), int(cols["status"][i])) != (
+            int(r.verdict[i]), int(r.status[i]))
+    print(f"ratio batch/per-call (ctypes): {batch_rate / call_rate:.1f}x "
+          f"end to end, {c_rate / call_rate:.1f}x for the C call alone")
+    if mismatches:
+        print(f"ERROR: {mismatches} sampled rows differ between batch and "
+              f"per-call", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=1_000_000,
@@ -64,7 +209,12 @@ def main() -> int:
                     help="rows of the grid planned one call at a time")
     ap.add_argument("--threads", type=int, default=1,
                     help="threads for the batch path")
+    ap.add_argument("--grid", choices=["default", "issue8"],
+                    default="default",
+                    help="issue8: bench_plan.c's grid (see above)")
     args = ap.parse_args()
+    if args.grid == "issue8":
+        return issue8(args.calls)
 
     models, gpus, lens, utils = grid(args.rows)
     print(f"# libkvbudget {kvbudget.library_version()} from "

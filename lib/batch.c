@@ -9,13 +9,15 @@
  * (model, quant, tensor_parallel_size, pipeline_parallel_size, expert
  * parallelism, stage) is computed once per combination and kept in a cache
  * allocated once per call.  What is left per row is the engine arithmetic
- * of engine_vllm.c, called as plan.c calls it.
+ * of engine_vllm.c.
  *
- * The orchestration below mirrors plan.c step by step (load_inputs,
- * plan_model, parallelism_message, plan_stage, plan_fill_stage and the
- * verdicts, without the message text).  tests/unit/test_batch.c compares
- * every plan field with kvb_plan_compute's over every preset and a grid of
- * settings, so the two cannot drift apart silently.
+ * Each row is planned by kvb__plan_core, the same code kvb_plan_compute
+ * runs, handed this call's caches (kvb__plan_cache) and asked for no
+ * message text: the steps and the verdict order exist once, in plan.c.
+ * What stays here is the table validation (load_inputs of plan.c, entry
+ * by entry, with the row overrides checked against their bounds) and the
+ * caches.  tests/unit/test_batch.c compares every plan field with
+ * kvb_plan_compute's over every preset and a grid of settings.
  */
 #include "internal.h"
 
@@ -29,49 +31,13 @@
 /* The whole checkpoint: what plan_model needs (kvb__weights_total). */
 typedef struct mq_entry {
     uint32_t model, quant, used; /* key; used: 0 = empty slot */
-    kvb_status st;
-    uint64_t param_count;
-    uint64_t bytes; /* the inventory's checkpoint bytes */
+    kvb__model_memo memo;
 } mq_entry;
 
-#define KVB__BATCH_ACT_MEMO  4
-#define KVB__BATCH_LOAD_MEMO 4
-
-typedef struct act_memo {
-    uint64_t tokens; /* max_num_batched_tokens */
-    uint32_t seqs;   /* max_num_seqs */
-    uint32_t v0;     /* 1: the V0 line; 2: empty slot */
-    uint64_t bytes;  /* kvb__vllm_activation */
-} act_memo;
-
-typedef struct load_memo {
-    uint32_t cc; /* gpu.compute_capability (MXFP4 kernels pad by GPU) */
-    uint32_t used;
-    uint64_t in;  /* the stage's inventory bytes (scaled by weights_bytes) */
-    uint64_t out; /* kvb__vllm_loaded_weights */
-} load_memo;
-
-/* One pipeline stage on one TP rank. */
+/* One pipeline stage on one TP rank: plan.c's memo of it. */
 typedef struct stage_entry {
     uint32_t model, quant, tp, pp, stage, ep, used; /* key */
-    uint64_t kv_whole, kv_per_gpu;                  /* kvb__kv_bytes(tp, pp) */
-    uint32_t first, last;                           /* the stage's layers */
-    bool weights_done; /* weights_st / weights computed */
-    kvb_status weights_st;
-    uint64_t weights; /* kvb__stage_weights */
-    /* memo: the weights as loaded, for a few (GPU, inventory bytes) */
-    load_memo load[KVB__BATCH_LOAD_MEMO];
-    uint32_t load_next;
-    /* memo: the KV-cache shape for one (block_size, hybrid) */
-    bool ks_done;
-    uint32_t ks_block;
-    bool ks_hybrid;
-    bool ks_full_only; /* only full-attention layers */
-    kvb__kv_stage ks;
-    /* memo: the activation peak for a few (tokens, seqs, V0 line): a sweep
-     * over GPUs alternates their batch defaults */
-    act_memo act[KVB__BATCH_ACT_MEMO];
-    uint32_t act_next; /* the slot to replace next */
+    kvb__stage_memo memo;
 } stage_entry;
 
 /* Validation state of a table entry: 0 not yet, else status + 1. */
@@ -92,11 +58,14 @@ typedef struct batch_ctx {
     kvb_model *models;
     kvb_quant *quants;
     kvb_gpu *gpus;
+    uint32_t *gpu_names; /* kvb__vllm_gpu_names of each GPU, found once */
     kvb_serving *servings;
     mq_entry *mq;
     uint32_t mq_mask;
     stage_entry *stages;
     uint32_t stage_mask;
+    mq_entry *mq_last;       /* the entries found last */
+    stage_entry *stage_last;
     bound tp, pp, mml, util, conc, seqs, count;
 } batch_ctx;
 
@@ -146,7 +115,7 @@ static kvb_status ctx_alloc(batch_ctx *c, void **block, kvb_error *err)
         1;
     c->stage_mask = pow2_at_least(b->count * 2, 64, 8192) - 1;
     size_t total = 0;
-    region r[10];
+    region r[11];
     bool ok =
         region_add(&total, &r[0], b->num_models, sizeof(checked)) &&
         region_add(&total, &r[1], c->num_quants, sizeof(checked)) &&
@@ -158,7 +127,8 @@ static kvb_status ctx_alloc(batch_ctx *c, void **block, kvb_error *err)
         region_add(&total, &r[7], c->num_servings, sizeof(kvb_serving)) &&
         region_add(&total, &r[8], (size_t)c->mq_mask + 1, sizeof(mq_entry)) &&
         region_add(&total, &r[9], (size_t)c->stage_mask + 1,
-                   sizeof(stage_entry));
+                   sizeof(stage_entry)) &&
+        region_add(&total, &r[10], b->num_gpus, sizeof(uint32_t));
     char *mem = ok ? calloc(1, total) : NULL;
     if (!mem)
         return kvb__fail(err, KVB_ENOMEM, "batch",
@@ -176,6 +146,7 @@ static kvb_status ctx_alloc(batch_ctx *c, void **block, kvb_error *err)
     c->servings = (kvb_serving *)(void *)(mem + r[7].offset);
     c->mq = (mq_entry *)(void *)(mem + r[8].offset);
     c->stages = (stage_entry *)(void *)(mem + r[9].offset);
+    c->gpu_names = (uint32_t *)(void *)(mem + r[10].offset);
     *block = mem;
     return KVB_OK;
 }
@@ -231,6 +202,7 @@ static kvb_status check_gpu(batch_ctx *c, uint32_t i, kvb_status *row_st,
         g.count = 1;
         st = kvb__gpu_load(&g, &c->gpus[i], NULL);
         c->gpus[i].count = count;
+        c->gpu_names[i] = kvb__vllm_gpu_names(&c->gpus[i]);
         c->gpu_ok[i] = (checked)(st + 1);
     }
     *row_st = (kvb_status)(c->gpu_ok[i] - 1);
@@ -293,7 +265,7 @@ static kvb_status ctx_bounds(batch_ctx *c, kvb_error *err)
 
 /* ---- cached stages ---- */
 
-static mq_entry *mq_get(batch_ctx *c, uint32_t mi, uint32_t qi)
+static mq_entry *mq_find(batch_ctx *c, uint32_t mi, uint32_t qi)
 {
     uint32_t h = hash_mix(((uint64_t)mi << 32 | qi) ^ 0x6a09e667f3bcc909ULL) &
                  c->mq_mask;
@@ -303,15 +275,16 @@ static mq_entry *mq_get(batch_ctx *c, uint32_t mi, uint32_t qi)
     e->model = mi;
     e->quant = qi;
     e->used = 1;
-    e->bytes = e->param_count = 0;
-    e->st = kvb__weights_total(&c->models[mi], &c->quants[qi], &e->bytes, NULL,
-                               NULL);
-    if (!e->st)
-        kvb__model_params(&c->models[mi], &e->param_count, NULL);
+    kvb__model_memo *mm = &e->memo;
+    mm->bytes = mm->params = 0;
+    mm->st = kvb__weights_total(&c->models[mi], &c->quants[qi], &mm->bytes,
+                                NULL, NULL);
+    if (!mm->st)
+        kvb__model_params(&c->models[mi], &mm->params, NULL);
     return e;
 }
 
-static stage_entry *stage_get(batch_ctx *c, uint32_t mi, uint32_t qi,
+static stage_entry *stage_find(batch_ctx *c, uint32_t mi, uint32_t qi,
                               uint32_t tp, uint32_t pp, uint32_t stage,
                               uint32_t ep)
 {
@@ -324,7 +297,6 @@ static stage_entry *stage_get(batch_ctx *c, uint32_t mi, uint32_t qi,
     if (e->used && e->model == mi && e->quant == qi && e->tp == tp &&
         e->pp == pp && e->stage == stage && e->ep == ep)
         return e;
-    memset(e, 0, sizeof *e);
     e->model = mi;
     e->quant = qi;
     e->tp = tp;
@@ -332,12 +304,27 @@ static stage_entry *stage_get(batch_ctx *c, uint32_t mi, uint32_t qi,
     e->stage = stage;
     e->ep = ep;
     e->used = 1;
-    for (int k = 0; k < KVB__BATCH_ACT_MEMO; k++)
-        e->act[k].v0 = 2;
-    const kvb_model *m = &c->models[mi];
-    kvb__kv_bytes(m, &c->quants[qi], tp, pp, &e->kv_whole, &e->kv_per_gpu);
-    if (stage < pp)
-        kvb__pp_layers(m->num_hidden_layers, stage, pp, &e->first, &e->last);
+    kvb__stage_memo_init(&e->memo, &c->models[mi], pp, stage);
+    return e;
+}
+
+/* A sweep repeats one key for many rows: the last hit first. */
+static mq_entry *mq_get(batch_ctx *c, uint32_t mi, uint32_t qi)
+{
+    mq_entry *e = c->mq_last;
+    if (!e || e->model != mi || e->quant != qi)
+        c->mq_last = e = mq_find(c, mi, qi);
+    return e;
+}
+
+static stage_entry *stage_get(batch_ctx *c, uint32_t mi, uint32_t qi,
+                              uint32_t tp, uint32_t pp, uint32_t stage,
+                              uint32_t ep)
+{
+    stage_entry *e = c->stage_last;
+    if (!e || e->model != mi || e->quant != qi || e->tp != tp ||
+        e->pp != pp || e->stage != stage || e->ep != ep)
+        c->stage_last = e = stage_find(c, mi, qi, tp, pp, stage, ep);
     return e;
 }
 
@@ -349,13 +336,6 @@ typedef struct row {
     kvb_gpu gpu; /* the table's GPU with the row's count */
     kvb__engine_in in;
 } row;
-
-typedef struct stage_result {
-    uint64_t weights, activation, cudagraph;
-    int64_t available; /* may be negative */
-    uint64_t num_blocks, needed, fit;
-    kvb__kv_stage ks;
-} stage_result;
 
 static kvb_status index_past(kvb_error *err, const char *what, uint64_t i,
                              uint32_t value, uint32_t count)
@@ -445,304 +425,42 @@ static kvb_status row_load(batch_ctx *c, uint64_t i, row *r, kvb_status *row_st,
     return KVB_OK;
 }
 
-/* parallelism_message of plan.c, without the message. */
-static bool parallelism_invalid(const kvb_model *m, uint32_t gpu_count,
-                                const kvb_serving *s)
+/* ---- one row: plan.c's core over this call's caches ---- */
+
+typedef struct row_cache {
+    batch_ctx *c;
+    uint32_t mi, qi;
+} row_cache;
+
+static const kvb__model_memo *cached_model(void *ctx, const kvb__engine_in *in)
 {
-    uint32_t tp = s->tensor_parallel_size, pp = s->pipeline_parallel_size;
-    uint32_t kv = m->num_key_value_heads;
-    return (uint64_t)tp * pp > gpu_count || m->num_attention_heads % tp != 0 ||
-           (!kvb__is_mla(m) && (kv >= tp ? kv % tp : tp % kv) != 0) ||
-           pp > m->num_hidden_layers || m->intermediate_size % tp != 0 ||
-           (!s->enable_expert_parallel && m->moe_intermediate_size % tp);
+    row_cache *rc = ctx;
+    (void)in;
+    return &mq_get(rc->c, rc->mi, rc->qi)->memo;
 }
 
-/*
- * kvb__vllm_fit_len, in closed form where the KV cache has only full
- * attention layers: one request needs G x ceil(len / block) bytes, so the
- * binary search ends at the last multiple of the block that fits.  Falls
- * back to the search for everything else, and wherever G x blocks could
- * wrap (the search would see the wrapped values).
- */
-static uint64_t fit_len(const kvb__engine_in *in, const stage_entry *e,
-                        const kvb__kv_stage *ks, uint64_t available,
-                        uint64_t num_blocks)
+static kvb__stage_memo *cached_stage(void *ctx, const kvb__engine_in *in,
+                                     uint32_t stage)
 {
-    uint64_t hi = in->model->max_position_embeddings;
-    uint32_t bs = in->s.block_size;
-    uint64_t g = 0, blocks = 0;
-    if (in->accounting == KVB_ACCOUNTING_VLLM_V0 || !e->ks_full_only)
-        return kvb__vllm_fit_len(in, ks, available, num_blocks);
-    if (in->accounting == KVB_ACCOUNTING_VLLM_V1_021)
-        g = (uint64_t)ks->group_size * ks->page_bytes * ks->groups[0];
-    else
-        g = (uint64_t)ks->layers[0] * ks->page_bytes;
-    if (!kvb__mul_ok(g, kvb__cdiv(hi, bs), &blocks))
-        return kvb__vllm_fit_len(in, ks, available, num_blocks);
-    if (g == 0)
-        return hi;
-    if (g > available)
-        return 0;
-    return kvb__min(hi, available / g * bs);
-}
-
-static uint64_t stage_activation(const kvb__engine_in *in, stage_entry *e)
-{
+    row_cache *rc = ctx;
     const kvb_serving *s = &in->s;
-    uint32_t v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
-    if (s->activation_bytes != KVB_AUTO_BYTES)
-        return kvb__vllm_activation(in, e->stage);
-    for (int k = 0; k < KVB__BATCH_ACT_MEMO; k++) {
-        const act_memo *a = &e->act[k];
-        if (a->v0 == v0 && a->tokens == s->max_num_batched_tokens &&
-            a->seqs == s->max_num_seqs)
-            return a->bytes;
-    }
-    act_memo *a = &e->act[e->act_next];
-    e->act_next = (e->act_next + 1) % KVB__BATCH_ACT_MEMO;
-    a->tokens = s->max_num_batched_tokens;
-    a->seqs = s->max_num_seqs;
-    a->v0 = v0;
-    a->bytes = kvb__vllm_activation(in, e->stage);
-    return a->bytes;
-}
-
-/* kvb__vllm_loaded_weights, memoised by GPU compute capability (the only
- * row-dependent input besides the stage's bytes). */
-static uint64_t stage_loaded(const kvb__engine_in *in, stage_entry *e,
-                             uint64_t bytes)
-{
-    uint32_t cc = in->gpu->compute_capability;
-    for (int k = 0; k < KVB__BATCH_LOAD_MEMO; k++) {
-        const load_memo *l = &e->load[k];
-        if (l->used && l->cc == cc && l->in == bytes)
-            return l->out;
-    }
-    load_memo *l = &e->load[e->load_next];
-    e->load_next = (e->load_next + 1) % KVB__BATCH_LOAD_MEMO;
-    l->cc = cc;
-    l->in = bytes;
-    l->out = kvb__vllm_loaded_weights(in, e->stage, bytes);
-    l->used = 1;
-    return l->out;
-}
-
-static void stage_kv(const kvb__engine_in *in, stage_entry *e, bool hybrid)
-{
-    uint32_t bs = in->s.block_size;
-    if (e->ks_done && e->ks_block == bs && e->ks_hybrid == hybrid)
-        return;
-    kvb__kv_stage_make(in->model, in->quant, in->s.tensor_parallel_size,
-                       e->first, e->last, bs, hybrid, &e->ks);
-    e->ks_block = bs;
-    e->ks_hybrid = hybrid;
-    e->ks_full_only = e->ks.layers[KVB__ATTN_SLIDING] == 0 &&
-                      e->ks.layers[KVB__ATTN_CHUNKED] == 0;
-    e->ks_done = true;
-}
-
-/* plan_stage of plan.c, from the cache. */
-static kvb_status row_stage(batch_ctx *c, const row *r, uint32_t stage,
-                            uint64_t requested, uint64_t non_torch,
-                            stage_result *res)
-{
-    const kvb__engine_in *in = &r->in;
-    const kvb_serving *s = &in->s;
-    stage_entry *e =
-        stage_get(c, r->mi, r->qi, s->tensor_parallel_size,
-                  s->pipeline_parallel_size, stage, s->enable_expert_parallel);
-    if (!e->weights_done) {
-        e->weights_st =
-            kvb__stage_weights(in->model, in->quant, e->tp, e->pp, stage,
-                               e->ep != 0, &e->weights, NULL);
-        e->weights_done = true;
-    }
-    if (e->weights_st)
-        return e->weights_st;
-    res->weights = e->weights;
-    if (s->weights_bytes && in->inventory_bytes)
-        res->weights =
-            (uint64_t)((double)res->weights * (double)s->weights_bytes /
-                       (double)in->inventory_bytes);
-    res->weights = s->loaded_weights_bytes ? s->loaded_weights_bytes
-                                           : stage_loaded(in, e, res->weights);
-    res->activation = stage_activation(in, e);
-    res->cudagraph = kvb__vllm_cudagraph(in, stage);
-    bool hybrid =
-        in->accounting != KVB_ACCOUNTING_VLLM_V0 && !s->disable_hybrid_kv_cache;
-    stage_kv(in, e, hybrid);
-    res->ks = e->ks;
-    uint64_t non_kv = res->weights + res->activation + non_torch;
-    if (in->accounting == KVB_ACCOUNTING_VLLM_V1_021)
-        non_kv += res->cudagraph;
-    if (s->kv_cache_memory_bytes)
-        res->available = (int64_t)s->kv_cache_memory_bytes;
-    else
-        res->available = (int64_t)requested - (int64_t)non_kv;
-    uint64_t avail = res->available > 0 ? (uint64_t)res->available : 0;
-    res->num_blocks = kvb__vllm_num_blocks(in, &res->ks, avail);
-    res->needed = kvb__vllm_needed_bytes(in, &res->ks, s->max_model_len);
-    res->fit = fit_len(in, e, &res->ks, avail, res->num_blocks);
-    return KVB_OK;
-}
-
-static void verdict(kvb_plan *p, int32_t v)
-{
-    p->verdict = v;
-    p->fits = v == KVB_VERDICT_FITS;
-}
-
-/* verdict_start of plan.c. */
-static bool verdict_start(const kvb__engine_in *in, kvb_plan *p)
-{
-    bool v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
-    if (!v0 && !in->s.kv_cache_memory_bytes &&
-        p->usable_bytes_per_gpu > p->startup_free_bytes_per_gpu) {
-        verdict(p, KVB_VERDICT_HEADROOM_TOO_SMALL);
-        return true;
-    }
-    uint64_t room = p->gpu_total_bytes - p->cuda_context_bytes_per_gpu;
-    if (p->weights_bytes_per_gpu > room ||
-        (!in->s.kv_cache_memory_bytes &&
-         p->weights_bytes_per_gpu >= p->usable_bytes_per_gpu)) {
-        verdict(p, KVB_VERDICT_WEIGHTS_EXCEED);
-        return true;
-    }
-    return false;
-}
-
-/* verdict_budget of plan.c. */
-static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
-                           const stage_result *r)
-{
-    uint64_t need_len = p->max_model_len;
-    bool v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
-    bool len_fails =
-        v0 ? need_len > (uint64_t)p->block_size *
-                            (p->num_blocks / p->pipeline_parallel_size)
-           : r->needed > (uint64_t)(r->available > 0 ? r->available : 0);
-    bool checks_len = in->version == 0 || in->version >= 300;
-    if (r->available <= 0 || p->num_blocks == 0)
-        verdict(p, KVB_VERDICT_NO_KV_MEMORY);
-    else if (len_fails && checks_len)
-        verdict(p, KVB_VERDICT_MAX_LEN_EXCEEDS_KV);
-    else if (!p->cudagraph_in_budget && p->cudagraph_bytes_per_gpu &&
-             p->headroom_bytes_per_gpu == 0)
-        verdict(p, KVB_VERDICT_HEADROOM_TOO_SMALL);
-    else if (p->max_concurrency < (double)p->concurrency ||
-             p->concurrency > p->max_num_seqs)
-        verdict(p, KVB_VERDICT_CONCURRENCY_EXCEEDS);
-    else
-        verdict(p, KVB_VERDICT_FITS);
-}
-
-/* plan_fill_stage of plan.c. */
-static void fill_stage(const kvb__engine_in *in, kvb_plan *p,
-                       const stage_result *r)
-{
-    p->activation_bytes_per_gpu = r->activation;
-    p->cudagraph_bytes_per_gpu = r->cudagraph;
-    p->kv_budget_bytes_per_gpu = r->available > 0 ? (uint64_t)r->available : 0;
-    p->kv_shortfall_bytes_per_gpu =
-        r->available < 0 ? (uint64_t)(-r->available) : 0;
-    p->block_bytes_per_gpu = r->ks.page_bytes * r->ks.group_size;
-    p->kv_cache_groups = r->ks.n_groups;
-    p->num_blocks = r->num_blocks;
-    p->kv_needed_bytes_per_gpu = r->needed;
-    p->max_model_len_fit = r->fit;
-    kvb__vllm_report(in, &r->ks, r->num_blocks, &p->max_kv_tokens,
-                     &p->max_concurrency);
-    uint64_t outside = p->cuda_context_bytes_per_gpu +
-                       (p->cudagraph_in_budget ? 0 : r->cudagraph);
-    uint64_t left = p->gpu_total_bytes - p->usable_bytes_per_gpu;
-    p->headroom_bytes_per_gpu = left > outside ? left - outside : 0;
-}
-
-/* plan_stages of plan.c; EUNSUPPORTED under TP is the caller's to judge. */
-static kvb_status row_stages(batch_ctx *c, const row *r, kvb_plan *p)
-{
-    const kvb__engine_in *in = &r->in;
-    stage_result best = {0}, res;
-    bool have = false;
-    for (uint32_t s = 0; s < in->s.pipeline_parallel_size; s++) {
-        kvb_status st = row_stage(c, r, s, p->usable_bytes_per_gpu,
-                                  p->non_torch_bytes_per_gpu, &res);
-        if (st)
-            return st;
-        p->weights_bytes_per_gpu =
-            kvb__max(p->weights_bytes_per_gpu, res.weights);
-        if (!have || res.num_blocks < best.num_blocks ||
-            (res.num_blocks == best.num_blocks &&
-             res.available < best.available))
-            best = res;
-        have = true;
-    }
-    fill_stage(in, p, &best);
-    if (!verdict_start(in, p))
-        verdict_budget(in, p, &best);
-    return KVB_OK;
+    return &stage_get(rc->c, rc->mi, rc->qi, s->tensor_parallel_size,
+                      s->pipeline_parallel_size, stage,
+                      s->enable_expert_parallel)
+                ->memo;
 }
 
 /* kvb_plan_compute after load_inputs; returns the row's status. */
 static kvb_status row_plan(batch_ctx *c, row *r, kvb_plan *p)
 {
     kvb__engine_in *in = &r->in;
-    const kvb_gpu *g = &r->gpu;
-    memset((char *)p + sizeof p->struct_size, 0,
-           offsetof(kvb_plan, message) - sizeof p->struct_size);
     in->model = &c->models[r->mi];
     in->quant = &c->quants[r->qi];
-    in->gpu = g;
-    in->version = in->s.engine_version;
-    in->accounting = kvb__vllm_accounting(in->version);
-    in->inventory_bytes = 0;
-    kvb__vllm_defaults(in);
-    const kvb_serving *s = &in->s;
-    p->engine = s->engine;
-    p->engine_version = s->engine_version;
-    p->accounting = in->accounting;
-    p->gpu_memory_utilization = s->gpu_memory_utilization;
-    p->gpu_total_bytes = g->total_bytes;
-    p->tensor_parallel_size = s->tensor_parallel_size;
-    p->pipeline_parallel_size = s->pipeline_parallel_size;
-    p->max_model_len = s->max_model_len;
-    p->block_size = s->block_size;
-    p->max_num_seqs = s->max_num_seqs;
-    p->max_num_batched_tokens = s->max_num_batched_tokens;
-    p->concurrency = s->concurrency;
-
-    const mq_entry *mq = mq_get(c, r->mi, r->qi);
-    if (mq->st)
-        return mq->st;
-    p->param_count = mq->param_count;
-    p->weights_bytes = s->weights_bytes ? s->weights_bytes : mq->bytes;
-    in->inventory_bytes = mq->bytes;
-    const stage_entry *e0 =
-        stage_get(c, r->mi, r->qi, s->tensor_parallel_size,
-                  s->pipeline_parallel_size, 0, s->enable_expert_parallel);
-    p->kv_bytes_per_token = e0->kv_whole;
-    p->kv_bytes_per_token_per_gpu = e0->kv_per_gpu;
-
-    p->usable_bytes_per_gpu = kvb__vllm_requested_bytes(in);
-    p->cuda_context_bytes_per_gpu = kvb__vllm_cuda_context(in);
-    p->non_torch_bytes_per_gpu = kvb__vllm_non_torch(in);
-    p->cudagraph_in_budget =
-        in->accounting == KVB_ACCOUNTING_VLLM_V1_021 && !s->enforce_eager;
-    uint64_t reserved = kvb__vllm_startup_reserved(in);
-    p->startup_free_bytes_per_gpu =
-        g->free_bytes
-            ? g->free_bytes
-            : (g->total_bytes > reserved ? g->total_bytes - reserved : 0);
-    if (parallelism_invalid(in->model, r->gpu_count, s)) {
-        verdict(p, KVB_VERDICT_PARALLELISM_INVALID);
-        return KVB_OK;
-    }
-    kvb_status st = row_stages(c, r, p);
-    if (st == KVB_EUNSUPPORTED && s->tensor_parallel_size > 1) {
-        verdict(p, KVB_VERDICT_PARALLELISM_INVALID);
-        st = KVB_OK;
-    }
-    return st;
+    in->gpu = &r->gpu;
+    in->gpu_names = c->gpu_names[r->gi];
+    row_cache rc = {c, r->mi, r->qi};
+    kvb__plan_cache cache = {&rc, cached_model, cached_stage};
+    return kvb__plan_core(in, &cache, p, false, NULL);
 }
 
 /* ---- outputs ---- */

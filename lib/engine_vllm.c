@@ -58,14 +58,26 @@ static bool since(const kvb__engine_in *in, uint32_t v)
  * device of at least 70 GiB whose name does not contain "a100"; before,
  * the device name only: "h100" or "h200" (PR #12369, 0.7.1).
  */
+uint32_t kvb__vllm_gpu_names(const kvb_gpu *g)
+{
+    uint32_t f = KVB__GPU_NAMES_KNOWN;
+    if (contains_nocase(g->name, "a100"))
+        f |= KVB__GPU_NAMES_A100;
+    if (contains_nocase(g->name, "h100") || contains_nocase(g->name, "h200"))
+        f |= KVB__GPU_NAMES_H100;
+    return f;
+}
+
 static bool large_device(const kvb__engine_in *in)
 {
     const kvb_gpu *g = in->gpu;
+    uint32_t names = in->gpu_names & KVB__GPU_NAMES_KNOWN
+                         ? in->gpu_names
+                         : kvb__vllm_gpu_names(g);
     if (!since(in, V(0, 8, 5)))
-        return contains_nocase(g->name, "h100") ||
-               contains_nocase(g->name, "h200");
+        return (names & KVB__GPU_NAMES_H100) != 0;
     return g->total_bytes >= 70 * ((uint64_t)1 << 30) &&
-           !contains_nocase(g->name, "a100");
+           !(names & KVB__GPU_NAMES_A100);
 }
 
 /*
@@ -258,12 +270,13 @@ static uint64_t forward_peak(const kvb__engine_in *in, uint32_t first,
     const kvb_model *m = in->model;
     uint32_t tp = in->s.tensor_parallel_size;
     uint64_t dense = 0, sparse = 0;
-    for (uint32_t i = first; i < last; i++) {
-        if (kvb__layer_is_moe(m, i))
-            sparse = moe_live(m, tp, in->s.enable_expert_parallel, w);
-        else
-            dense = mlp_live(m, kvb__cdiv(m->intermediate_size, tp), w);
-    }
+    /* each kind of layer peaks the same: whether the stage has one
+     * counts, not how many (kvb__count_moe, without walking them) */
+    uint32_t moe = kvb__count_moe(m, first, last);
+    if (moe)
+        sparse = moe_live(m, tp, in->s.enable_expert_parallel, w);
+    if (last - first > moe)
+        dense = mlp_live(m, kvb__cdiv(m->intermediate_size, tp), w);
     uint64_t mlp = kvb__max(dense, sparse);
     return 2 * w->hidden + kvb__max(attn_live(m, tp, w), mlp);
 }
@@ -309,17 +322,23 @@ static uint64_t capture_sizes(const kvb__engine_in *in)
     return n + max / 8;
 }
 
-uint64_t kvb__vllm_cudagraph(const kvb__engine_in *in, uint32_t stage)
+uint64_t kvb__vllm_cudagraph_layers(const kvb__engine_in *in,
+                                    uint32_t layers)
 {
     if (in->s.enforce_eager)
         return 0;
     if (in->s.cudagraph_bytes != KVB_AUTO_BYTES)
         return in->s.cudagraph_bytes;
+    return capture_sizes(in) * ((uint64_t)layers + 1) *
+           CUDAGRAPH_BYTES_PER_PIECE;
+}
+
+uint64_t kvb__vllm_cudagraph(const kvb__engine_in *in, uint32_t stage)
+{
     uint32_t first, last;
     kvb__pp_layers(in->model->num_hidden_layers, stage,
                    in->s.pipeline_parallel_size, &first, &last);
-    return capture_sizes(in) * (uint64_t)(last - first + 1) *
-           CUDAGRAPH_BYTES_PER_PIECE;
+    return kvb__vllm_cudagraph_layers(in, last - first);
 }
 
 /* ---- the weights as vLLM holds them ---- */
@@ -648,6 +667,21 @@ static uint64_t mxfp4_padding(const kvb__engine_in *in, uint32_t moe_layers)
            moe_layers;
 }
 
+/* The MXFP4 kernel family the GPU runs, which is all the loaded weights
+ * read of it (mxfp4_padding): 0 when the padding does not apply. */
+uint32_t kvb__vllm_weights_gpu_key(const kvb__engine_in *in)
+{
+    uint32_t cc = in->gpu->compute_capability;
+    if (in->quant->method != KVB_QUANT_MXFP4 || !in->model->num_experts ||
+        cc < 75)
+        return 0;
+    if (cc >= 90 && cc < 100)
+        return 1; /* Triton kernels */
+    if (cc >= 100 && cc < 110)
+        return 2; /* FlashInfer */
+    return 3;     /* Marlin */
+}
+
 uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,
                                   uint64_t inventory_bytes)
 {
@@ -709,17 +743,10 @@ void kvb__vllm_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
         *tokens = ks->n_groups ? num_blocks / ks->n_groups * bs : 0;
 }
 
-/* estimate_max_model_len: binary search on the same check. */
-uint64_t kvb__vllm_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
-                           uint64_t available, uint64_t num_blocks)
+/* The largest len in [lo, hi] whose needed bytes fit; needed(lo) fits. */
+static uint64_t fit_search(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                           uint64_t available, uint64_t lo, uint64_t hi)
 {
-    uint64_t hi = in->model->max_position_embeddings;
-    if (line_v0(in))
-        return kvb__min(hi, num_blocks / in->s.pipeline_parallel_size *
-                                in->s.block_size);
-    if (kvb__vllm_needed_bytes(in, ks, 1) > available)
-        return 0;
-    uint64_t lo = 1;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
         if (kvb__vllm_needed_bytes(in, ks, mid) <= available)
@@ -728,6 +755,94 @@ uint64_t kvb__vllm_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
             hi = mid - 1;
     }
     return lo;
+}
+
+/* estimate_max_model_len: binary search on the same check. */
+uint64_t kvb__vllm_fit_len_search(const kvb__engine_in *in,
+                                  const kvb__kv_stage *ks, uint64_t available,
+                                  uint64_t num_blocks)
+{
+    uint64_t hi = in->model->max_position_embeddings;
+    if (line_v0(in))
+        return kvb__min(hi, num_blocks / in->s.pipeline_parallel_size *
+                                in->s.block_size);
+    if (kvb__vllm_needed_bytes(in, ks, 1) > available)
+        return 0;
+    return fit_search(in, ks, available, 1, hi);
+}
+
+/*
+ * The same answer without most of the search.  needed(len) is a sum of
+ * non-decreasing step functions, one per kind of layer: a sliding layer's
+ * blocks stop growing at len = window - 1 + max_num_batched_tokens, a
+ * chunked one's at chunk + max_num_batched_tokens, and a full layer's grow
+ * as ceil(len / block).  From the largest of those saturation points on,
+ * needed(len) = a * ceil(len / block) + b, so the largest len that fits
+ * there is the last multiple of the block with a * blocks <= available - b.
+ * Below it (rare: the budget ends inside a sliding window) the binary
+ * search runs on that shorter range.  Where needed(max) would overflow
+ * 64 bits the search runs as before, so the answer is the search's in
+ * every case (tests/unit/test_fastpaths.c compares the two).
+ */
+uint64_t kvb__vllm_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                           uint64_t available, uint64_t num_blocks)
+{
+    uint64_t hi = in->model->max_position_embeddings;
+    uint64_t mnbt = in->s.max_num_batched_tokens;
+    uint32_t bs = in->s.block_size;
+    if (line_v0(in))
+        return kvb__vllm_fit_len_search(in, ks, available, num_blocks);
+    if (!ks->layers[KVB__ATTN_SLIDING] && !ks->layers[KVB__ATTN_CHUNKED]) {
+        /* full attention only: needed = unit x ceil(len / block) */
+        uint64_t unit = 0, need_hi = 0;
+        bool v21 = in->accounting == KVB_ACCOUNTING_VLLM_V1_021;
+        uint64_t n = v21 ? (uint64_t)ks->group_size *
+                               ks->groups[KVB__ATTN_FULL]
+                         : ks->layers[KVB__ATTN_FULL];
+        bool ok = kvb__mul_ok(n, ks->page_bytes, &unit);
+        if (ok && kvb__mul_ok(unit, kvb__cdiv(hi, bs), &need_hi)) {
+            if (unit > available)
+                return 0;
+            if (need_hi <= available)
+                return hi;
+            return kvb__min(hi - 1, available / unit * bs);
+        }
+        return kvb__vllm_fit_len_search(in, ks, available, num_blocks);
+    }
+    /* bytes per block of each kind of layer: needed = sum unit[k] x
+     * blocks_k(len) */
+    uint64_t unit[3], top = 0, sat = 1, need_hi = 0, page = ks->page_bytes;
+    bool v21 = in->accounting == KVB_ACCOUNTING_VLLM_V1_021;
+    if (v21 && !kvb__mul_ok(ks->group_size, ks->page_bytes, &page))
+        return kvb__vllm_fit_len_search(in, ks, available, num_blocks);
+    for (int k = 0; k < 3; k++) {
+        uint64_t per = 0, blocks = 0, bytes = 0;
+        uint64_t n = v21 ? ks->groups[k] : ks->layers[k];
+        if (!kvb__mul_ok(n, page, &per))
+            return kvb__vllm_fit_len_search(in, ks, available, num_blocks);
+        unit[k] = per;
+        blocks = kvb__kv_blocks_per_layer(ks, k, hi, mnbt, bs);
+        if (!kvb__mul_ok(per, blocks, &bytes) ||
+            !kvb__add_ok(need_hi, bytes, &need_hi))
+            return kvb__vllm_fit_len_search(in, ks, available, num_blocks);
+        if (k == KVB__ATTN_SLIDING && n)
+            sat = kvb__max(sat, ks->window - 1 + mnbt);
+        if (k == KVB__ATTN_CHUNKED && n)
+            sat = kvb__max(sat, ks->chunk + mnbt);
+    }
+    if (kvb__vllm_needed_bytes(in, ks, 1) > available)
+        return 0;
+    if (need_hi <= available)
+        return hi;
+    if (sat >= hi || kvb__vllm_needed_bytes(in, ks, sat) > available)
+        return fit_search(in, ks, available, 1, kvb__min(sat, hi));
+    /* sat < hi, needed(sat) fits and needed(hi) does not: a full layer
+     * exists (unit[FULL] > 0), and the answer lies in [sat, hi) */
+    uint64_t rest = 0;
+    for (int k = 1; k < 3; k++)
+        rest += unit[k] * kvb__kv_blocks_per_layer(ks, k, sat, mnbt, bs);
+    top = (available - rest) / unit[KVB__ATTN_FULL];
+    return kvb__min(hi - 1, top * bs);
 }
 
 /* ---- the engine's own error texts ---- */

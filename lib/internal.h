@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define KVB__ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define KVB__GIB(b) ((double)(b) / 1073741824.0) /* display only */
@@ -150,6 +151,20 @@ static inline uint64_t kvb__max(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
 }
+/* A uint32_t or uint64_t struct field read as uint64_t (field tables). */
+static inline uint64_t kvb__load_uint(const void *base, size_t offset,
+                                      size_t size)
+{
+    const unsigned char *p = (const unsigned char *)base + offset;
+    if (size == sizeof(uint32_t)) {
+        uint32_t v;
+        __builtin_memcpy(&v, p, sizeof v);
+        return v;
+    }
+    uint64_t v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
 int kvb__strcasecmp(const char *a, const char *b);
 /* Copy a string into a fixed buffer, always NUL-terminated. */
 void kvb__strlcpy(char *dst, const char *src, size_t cap);
@@ -287,6 +302,7 @@ typedef struct kvb__engine_in {
     int32_t accounting;
     uint32_t version;       /* packed; 0 newest */
     uint64_t inventory_bytes; /* the inventory's checkpoint bytes */
+    uint32_t gpu_names; /* KVB__GPU_NAMES_* of gpu->name; 0: not looked at */
 } kvb__engine_in;
 
 int32_t kvb__vllm_accounting(uint32_t version);
@@ -510,9 +526,102 @@ kvb_status kvb__st_index_read(kvb__reader *r, const char *json, size_t len,
  * *need to the bytes it needs (else 0). */
 kvb_status kvb__gguf_read(kvb__reader *r, const void *buf, size_t len,
                           uint64_t file_len, uint64_t *need);
+/* The same from an open file, read as the parse goes into one buffer of
+ * at most `cap` bytes: a header longer than that fails as above, with
+ * *need set (read again with a larger cap). */
+kvb_status kvb__gguf_read_file(kvb__reader *r, FILE *f, uint64_t file_len,
+                               uint64_t cap, uint64_t *need);
 /* ggml type sizes: elements per block and bytes per block; false for
  * removed or unknown ids. */
 bool kvb__ggml_type_size(uint32_t type, uint64_t *block, uint64_t *bytes);
 const char *kvb__ggml_type_name(uint32_t type);
+
+/* ---- performance paths (plan.c, batch.c, engine_vllm.c, kvcache.c) ---- */
+
+/* What vLLM's batch defaults read of a GPU's name, found once per GPU
+ * rather than per plan (kvb__vllm_gpu_names). */
+#define KVB__GPU_NAMES_KNOWN 1u /* the other bits are valid */
+#define KVB__GPU_NAMES_A100 2u  /* the name contains "a100" */
+#define KVB__GPU_NAMES_H100 4u  /* the name contains "h100" or "h200" */
+uint32_t kvb__vllm_gpu_names(const kvb_gpu *g);
+
+/* What kvb__vllm_loaded_weights reads of the GPU, as a small key (the
+ * MXFP4 kernel family; 0 when none applies). */
+uint32_t kvb__vllm_weights_gpu_key(const kvb__engine_in *in);
+/* kvb__vllm_cudagraph for a stage of `layers` layers (no division). */
+uint64_t kvb__vllm_cudagraph_layers(const kvb__engine_in *in,
+                                    uint32_t layers);
+/* Layers of each kvb__attn_kind among [first, last), counted without
+ * walking them (hybrid == false: all full attention). */
+void kvb__kv_count_kinds(const kvb_model *m, uint32_t first, uint32_t last,
+                         bool hybrid, uint32_t counts[3]);
+/* kvb__vllm_fit_len by binary search only: the reference the closed form
+ * is tested against. */
+uint64_t kvb__vllm_fit_len_search(const kvb__engine_in *in,
+                                  const kvb__kv_stage *ks, uint64_t available,
+                                  uint64_t num_blocks);
+
+#define KVB__STAGE_MEMO_SLOTS 4
+
+/*
+ * The terms of one pipeline stage that depend only on (model, quant,
+ * tensor_parallel_size, pipeline_parallel_size, stage, expert
+ * parallelism), each computed on first use and kept: a sweep keeps one
+ * per combination across rows, kvb_plan_compute one for its call.  The
+ * few row settings a term also reads are its memo key (the GPU's compute
+ * capability for the loaded weights, the batch limits for the activation
+ * peak, block size and hybrid grouping for the KV-cache shape).
+ */
+typedef struct kvb__stage_memo {
+    uint32_t stage, first, last; /* the stage and its layers [first, last) */
+    bool weights_done;
+    kvb_status weights_st;
+    uint64_t weights; /* kvb__stage_weights */
+    struct {
+        uint64_t in, out; /* inventory bytes -> kvb__vllm_loaded_weights */
+        uint32_t gpu, used; /* kvb__vllm_weights_gpu_key */
+    } load[KVB__STAGE_MEMO_SLOTS];
+    uint32_t load_next;
+    struct {
+        uint64_t tokens, bytes; /* max_num_batched_tokens -> activation */
+        uint32_t seqs, v0;      /* max_num_seqs, the V0 line (2: empty) */
+    } act[KVB__STAGE_MEMO_SLOTS];
+    uint32_t act_next;
+    bool ks_done, ks_hybrid;
+    uint32_t ks_block;
+    kvb__kv_stage ks;
+    bool kv_done; /* kvb__kv_bytes of (tp, pp), kept in stage 0's memo */
+    uint64_t kv_whole, kv_per_gpu;
+} kvb__stage_memo;
+
+void kvb__stage_memo_init(kvb__stage_memo *mm, const kvb_model *m,
+                          uint32_t pp, uint32_t stage);
+
+/* The checkpoint totals of one (model, quant). */
+typedef struct kvb__model_memo {
+    kvb_status st;   /* kvb__weights_total's status */
+    uint64_t bytes;  /* the inventory's checkpoint bytes */
+    uint64_t params; /* kvb__model_params' total */
+} kvb__model_memo;
+
+/* Where kvb__plan_core finds memos kept across plans; NULL: none. */
+typedef struct kvb__plan_cache {
+    void *ctx;
+    /* The totals of in->model and in->quant. */
+    const kvb__model_memo *(*model)(void *ctx, const kvb__engine_in *in);
+    /* Stage `stage` of in's (model, quant, tp, pp, expert parallelism). */
+    kvb__stage_memo *(*stage)(void *ctx, const kvb__engine_in *in,
+                              uint32_t stage);
+} kvb__plan_cache;
+
+/*
+ * The plan of validated inputs (in->model, in->quant, in->gpu with the
+ * count to use, in->s): everything kvb_plan_compute does after loading
+ * them, once for both entry points.  with_message false leaves
+ * p->message "" and formats nothing.  KVB_OK with the verdict in *p, or
+ * the status of the model or a stage (details in *err).
+ */
+kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
+                          kvb_plan *p, bool with_message, kvb_error *err);
 
 #endif /* KVB_INTERNAL_H */

@@ -56,14 +56,62 @@ kvb_status kvb_kv_bytes_per_token(const kvb_model *model,
     return st;
 }
 
+/* Layers i in [first, last) with (i + 1) % step == 0 (step > 0). */
+static uint32_t multiples(uint32_t first, uint32_t last, uint64_t step)
+{
+    return (uint32_t)(last / step - first / step);
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/*
+ * kvb__layer_attn over [first, last), counted: a layer slides unless the
+ * sliding pattern makes it global ((i + 1) % pattern == 0; pattern 0: no
+ * layer is global); a layer that does not slide is chunked unless the
+ * chunk pattern makes it global.  The layers global under both patterns
+ * are the multiples of their least common multiple.
+ */
+void kvb__kv_count_kinds(const kvb_model *m, uint32_t first, uint32_t last,
+                         bool hybrid, uint32_t counts[3])
+{
+    uint32_t n = last > first ? last - first : 0;
+    counts[KVB__ATTN_FULL] = n;
+    counts[KVB__ATTN_SLIDING] = counts[KVB__ATTN_CHUNKED] = 0;
+    if (!hybrid || !n)
+        return;
+    uint32_t ps = m->sliding_window_pattern, pc = m->attention_chunk_pattern;
+    uint32_t rest = n; /* layers that do not slide */
+    if (m->sliding_window) {
+        rest = ps ? multiples(first, last, ps) : 0;
+        counts[KVB__ATTN_SLIDING] = n - rest;
+    }
+    if (m->attention_chunk_size && rest) {
+        uint32_t global = 0; /* of the rest, global under the chunk pattern */
+        if (pc && m->sliding_window)
+            global = multiples(first, last, (uint64_t)ps / gcd(ps, pc) * pc);
+        else if (pc)
+            global = multiples(first, last, pc);
+        counts[KVB__ATTN_CHUNKED] = rest - global;
+    }
+    counts[KVB__ATTN_FULL] = n - counts[KVB__ATTN_SLIDING] -
+                             counts[KVB__ATTN_CHUNKED];
+}
+
 void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                         uint32_t first, uint32_t last, uint32_t block_size,
                         bool hybrid, kvb__kv_stage *ks)
 {
     *ks = (kvb__kv_stage){{0}, 0, 0, m->sliding_window,
                           m->attention_chunk_size, 0, {0}, 0};
-    for (uint32_t i = first; i < last; i++)
-        ks->layers[hybrid ? kvb__layer_attn(m, i) : KVB__ATTN_FULL]++;
+    kvb__kv_count_kinds(m, first, last, hybrid, ks->layers);
     uint64_t elems = layer_elems_per_token(m, tp);
     uint64_t b = kvb__dtype_bytes(kvb__kv_dtype(m, q));
     ks->page_bytes = (uint64_t)block_size * elems * b;

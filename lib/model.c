@@ -224,24 +224,12 @@ static const u64_field model_fields[] = {
 };
 #undef MF
 
-static uint64_t field_value(const void *base, const u64_field *f)
-{
-    const unsigned char *p = (const unsigned char *)base + f->offset;
-    if (f->size == sizeof(uint32_t)) {
-        uint32_t v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
 static kvb_status check_ranges(const kvb_model *m, kvb_error *err)
 {
     for (size_t i = 0; i < KVB__ARRAY_LEN(model_fields); i++) {
         kvb_status st = kvb__check_field(err, model_fields[i].id,
-                                         field_value(m, &model_fields[i]));
+                                         kvb__load_uint(m, model_fields[i].offset,
+                                                        model_fields[i].size));
         if (st)
             return st;
     }

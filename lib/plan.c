@@ -39,73 +39,151 @@ const char *kvb_verdict_reason(int verdict)
 
 /* ---- parallelism ---- */
 
-static bool parallelism_message(const kvb_model *m, const kvb_gpu *g,
-                                const kvb_serving *s, char *msg, size_t cap)
+/* The first parallelism vLLM rejects; its text into msg when msg is not
+ * NULL. */
+static bool parallelism_bad(const kvb_model *m, uint32_t gpu_count,
+                            const kvb_serving *s, char *msg, size_t cap)
 {
     uint32_t tp = s->tensor_parallel_size, pp = s->pipeline_parallel_size;
     uint32_t kv = m->num_key_value_heads;
-    if ((uint64_t)tp * pp > g->count)
-        snprintf(msg, cap, "tensor_parallel_size %u x pipeline_parallel_size "
-                           "%u needs %u GPUs; %u available",
-                 tp, pp, tp * pp, g->count);
-    else if (m->num_attention_heads % tp != 0)
-        snprintf(msg, cap, "Total number of attention heads (%u) must be "
-                           "divisible by tensor parallel size (%u).",
-                 m->num_attention_heads, tp);
-    else if (!kvb__is_mla(m) && (kv >= tp ? kv % tp : tp % kv) != 0)
-        snprintf(msg, cap, "num_key_value_heads (%u) and "
-                           "tensor_parallel_size (%u) must divide one another",
-                 kv, tp);
-    else if (pp > m->num_hidden_layers)
-        snprintf(msg, cap, "pipeline_parallel_size %u exceeds the %u layers",
-                 pp, m->num_hidden_layers);
-    else if (m->intermediate_size % tp != 0 ||
-             (!s->enable_expert_parallel && m->moe_intermediate_size % tp))
-        snprintf(msg, cap, "tensor_parallel_size %u does not divide the MLP "
-                           "width (%llu / %llu)",
-                 tp, (unsigned long long)m->intermediate_size,
-                 (unsigned long long)m->moe_intermediate_size);
-    else
+    if ((uint64_t)tp * pp > gpu_count) {
+        if (msg)
+            snprintf(msg, cap, "tensor_parallel_size %u x "
+                               "pipeline_parallel_size %u needs %u GPUs; %u "
+                               "available",
+                     tp, pp, tp * pp, gpu_count);
+    } else if (m->num_attention_heads % tp != 0) {
+        if (msg)
+            snprintf(msg, cap, "Total number of attention heads (%u) must be "
+                               "divisible by tensor parallel size (%u).",
+                     m->num_attention_heads, tp);
+    } else if (!kvb__is_mla(m) && (kv >= tp ? kv % tp : tp % kv) != 0) {
+        if (msg)
+            snprintf(msg, cap, "num_key_value_heads (%u) and "
+                               "tensor_parallel_size (%u) must divide one "
+                               "another",
+                     kv, tp);
+    } else if (pp > m->num_hidden_layers) {
+        if (msg)
+            snprintf(msg, cap, "pipeline_parallel_size %u exceeds the %u "
+                               "layers",
+                     pp, m->num_hidden_layers);
+    } else if (m->intermediate_size % tp != 0 ||
+               (!s->enable_expert_parallel && m->moe_intermediate_size % tp)) {
+        if (msg)
+            snprintf(msg, cap, "tensor_parallel_size %u does not divide the "
+                               "MLP width (%llu / %llu)",
+                     tp, (unsigned long long)m->intermediate_size,
+                     (unsigned long long)m->moe_intermediate_size);
+    } else {
         return false;
+    }
     return true;
 }
 
 /* ---- one pipeline stage ---- */
 
+void kvb__stage_memo_init(kvb__stage_memo *mm, const kvb_model *m,
+                          uint32_t pp, uint32_t stage)
+{
+    memset(mm, 0, sizeof *mm);
+    mm->stage = stage;
+    for (int k = 0; k < KVB__STAGE_MEMO_SLOTS; k++)
+        mm->act[k].v0 = 2; /* empty */
+    if (stage < pp)
+        kvb__pp_layers(m->num_hidden_layers, stage, pp, &mm->first,
+                       &mm->last);
+}
+
+/* kvb__vllm_loaded_weights, kept by what it reads of the GPU (the only
+ * row input besides the stage's bytes). */
+static uint64_t memo_loaded(const kvb__engine_in *in, kvb__stage_memo *mm,
+                            uint64_t bytes)
+{
+    uint32_t gpu = kvb__vllm_weights_gpu_key(in);
+    for (int k = 0; k < KVB__STAGE_MEMO_SLOTS; k++)
+        if (mm->load[k].used && mm->load[k].gpu == gpu &&
+            mm->load[k].in == bytes)
+            return mm->load[k].out;
+    int k = (int)mm->load_next;
+    mm->load_next = (mm->load_next + 1) % KVB__STAGE_MEMO_SLOTS;
+    mm->load[k].gpu = gpu;
+    mm->load[k].in = bytes;
+    mm->load[k].out = kvb__vllm_loaded_weights(in, mm->stage, bytes);
+    mm->load[k].used = 1;
+    return mm->load[k].out;
+}
+
+/* kvb__vllm_activation, kept by the batch limits and the release line: a
+ * sweep over GPUs alternates their batch defaults. */
+static uint64_t memo_activation(const kvb__engine_in *in,
+                                kvb__stage_memo *mm)
+{
+    const kvb_serving *s = &in->s;
+    uint32_t v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
+    if (s->activation_bytes != KVB_AUTO_BYTES)
+        return s->activation_bytes;
+    for (int k = 0; k < KVB__STAGE_MEMO_SLOTS; k++)
+        if (mm->act[k].v0 == v0 &&
+            mm->act[k].tokens == s->max_num_batched_tokens &&
+            mm->act[k].seqs == s->max_num_seqs)
+            return mm->act[k].bytes;
+    int k = (int)mm->act_next;
+    mm->act_next = (mm->act_next + 1) % KVB__STAGE_MEMO_SLOTS;
+    mm->act[k].tokens = s->max_num_batched_tokens;
+    mm->act[k].seqs = s->max_num_seqs;
+    mm->act[k].v0 = v0;
+    mm->act[k].bytes = kvb__vllm_activation(in, mm->stage);
+    return mm->act[k].bytes;
+}
+
+static const kvb__kv_stage *memo_kv(const kvb__engine_in *in,
+                                    kvb__stage_memo *mm, bool hybrid)
+{
+    uint32_t bs = in->s.block_size;
+    if (!mm->ks_done || mm->ks_block != bs || mm->ks_hybrid != hybrid) {
+        kvb__kv_stage_make(in->model, in->quant, in->s.tensor_parallel_size,
+                           mm->first, mm->last, bs, hybrid, &mm->ks);
+        mm->ks_block = bs;
+        mm->ks_hybrid = hybrid;
+        mm->ks_done = true;
+    }
+    return &mm->ks;
+}
 
 typedef struct stage_result {
     uint64_t weights, activation, cudagraph;
     int64_t available; /* may be negative */
     uint64_t num_blocks, needed, fit;
-    kvb__kv_stage ks;
+    const kvb__kv_stage *ks; /* in the stage's memo */
 } stage_result;
 
-static kvb_status plan_stage(const kvb__engine_in *in, uint32_t stage,
+static kvb_status plan_stage(const kvb__engine_in *in, kvb__stage_memo *mm,
                              uint64_t requested, uint64_t non_torch,
                              stage_result *r, kvb_error *err)
 {
     const kvb_serving *s = &in->s;
-    uint32_t first, last;
-    kvb__pp_layers(in->model->num_hidden_layers, stage,
-                   s->pipeline_parallel_size, &first, &last);
-    kvb_status st = kvb__stage_weights(
-        in->model, in->quant, s->tensor_parallel_size,
-        s->pipeline_parallel_size, stage, s->enable_expert_parallel != 0,
-        &r->weights, err);
-    if (st)
-        return st;
+    /* a kept failure is computed again when its detail is wanted */
+    if (!mm->weights_done || (mm->weights_st && err)) {
+        mm->weights_st = kvb__stage_weights(
+            in->model, in->quant, s->tensor_parallel_size,
+            s->pipeline_parallel_size, mm->stage,
+            s->enable_expert_parallel != 0, &mm->weights, err);
+        mm->weights_done = true;
+    }
+    if (mm->weights_st)
+        return mm->weights_st;
+    r->weights = mm->weights;
     if (s->weights_bytes && in->inventory_bytes) /* exact bytes from a file */
         r->weights = (uint64_t)((double)r->weights * (double)s->weights_bytes /
                                 (double)in->inventory_bytes);
-    r->weights = s->loaded_weights_bytes
-                     ? s->loaded_weights_bytes
-                     : kvb__vllm_loaded_weights(in, stage, r->weights);
-    r->activation = kvb__vllm_activation(in, stage);
-    r->cudagraph = kvb__vllm_cudagraph(in, stage);
+    r->weights = s->loaded_weights_bytes ? s->loaded_weights_bytes
+                                         : memo_loaded(in, mm, r->weights);
+    r->activation = memo_activation(in, mm);
+    r->cudagraph = kvb__vllm_cudagraph_layers(in, mm->last - mm->first);
     bool hybrid = in->accounting != KVB_ACCOUNTING_VLLM_V0 &&
                   !s->disable_hybrid_kv_cache;
-    kvb__kv_stage_make(in->model, in->quant, s->tensor_parallel_size, first,
-                       last, s->block_size, hybrid, &r->ks);
+    r->ks = memo_kv(in, mm, hybrid);
     uint64_t non_kv = r->weights + r->activation + non_torch;
     if (in->accounting == KVB_ACCOUNTING_VLLM_V1_021)
         non_kv += r->cudagraph;
@@ -114,21 +192,24 @@ static kvb_status plan_stage(const kvb__engine_in *in, uint32_t stage,
     else
         r->available = (int64_t)requested - (int64_t)non_kv;
     uint64_t avail = r->available > 0 ? (uint64_t)r->available : 0;
-    r->num_blocks = kvb__vllm_num_blocks(in, &r->ks, avail);
-    r->needed = kvb__vllm_needed_bytes(in, &r->ks, s->max_model_len);
-    r->fit = kvb__vllm_fit_len(in, &r->ks, avail, r->num_blocks);
+    r->num_blocks = kvb__vllm_num_blocks(in, r->ks, avail);
+    r->needed = kvb__vllm_needed_bytes(in, r->ks, s->max_model_len);
+    r->fit = kvb__vllm_fit_len(in, r->ks, avail, r->num_blocks);
     return KVB_OK;
 }
 
 /* ---- verdict ---- */
 
-static void say(kvb_plan *p, int32_t verdict, const char *fmt, ...)
-    KVB__PRINTF(3, 4);
+static void say(kvb_plan *p, bool text, int32_t verdict, const char *fmt,
+                ...) KVB__PRINTF(4, 5);
 
-static void say(kvb_plan *p, int32_t verdict, const char *fmt, ...)
+/* The verdict, and its text when `text`. */
+static void say(kvb_plan *p, bool text, int32_t verdict, const char *fmt, ...)
 {
     p->verdict = verdict;
     p->fits = verdict == KVB_VERDICT_FITS;
+    if (!text)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(p->message, sizeof p->message, fmt, ap);
@@ -143,7 +224,7 @@ static bool engine_checks_len(const kvb__engine_in *in)
 }
 
 static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
-                           const stage_result *r)
+                           const stage_result *r, bool text)
 {
     uint64_t need_len = p->max_model_len;
     bool v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
@@ -152,7 +233,7 @@ static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
                             (p->num_blocks / p->pipeline_parallel_size)
            : r->needed > (uint64_t)(r->available > 0 ? r->available : 0);
     if (r->available <= 0 || p->num_blocks == 0) {
-        say(p, KVB_VERDICT_NO_KV_MEMORY,
+        say(p, text, KVB_VERDICT_NO_KV_MEMORY,
             "no memory left for KV cache: weights %.2f + activations %.2f + "
             "non-torch %.2f%s GiB leave %.2f of the %.2f GiB usable",
             KVB__GIB(p->weights_bytes_per_gpu),
@@ -162,7 +243,7 @@ static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
             r->available < 0 ? -KVB__GIB(p->kv_shortfall_bytes_per_gpu) : 0.0,
             KVB__GIB(p->usable_bytes_per_gpu));
     } else if (len_fails && engine_checks_len(in)) {
-        say(p, KVB_VERDICT_MAX_LEN_EXCEEDS_KV,
+        say(p, text, KVB_VERDICT_MAX_LEN_EXCEEDS_KV,
             "max_model_len %llu needs %.2f GiB of KV cache per GPU but %.2f "
             "GiB is available; the largest max_model_len that fits is %llu",
             (unsigned long long)need_len, KVB__GIB(p->kv_needed_bytes_per_gpu),
@@ -170,20 +251,20 @@ static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
             (unsigned long long)p->max_model_len_fit);
     } else if (!p->cudagraph_in_budget && p->cudagraph_bytes_per_gpu &&
                p->headroom_bytes_per_gpu == 0) {
-        say(p, KVB_VERDICT_HEADROOM_TOO_SMALL,
+        say(p, text, KVB_VERDICT_HEADROOM_TOO_SMALL,
             "CUDA graphs need about %.2f GiB outside the %.2f GiB budget, "
             "but utilization %g leaves too little after the CUDA context",
             KVB__GIB(p->cudagraph_bytes_per_gpu),
             KVB__GIB(p->usable_bytes_per_gpu), p->gpu_memory_utilization);
     } else if (p->max_concurrency < (double)p->concurrency ||
                p->concurrency > p->max_num_seqs) {
-        say(p, KVB_VERDICT_CONCURRENCY_EXCEEDS,
+        say(p, text, KVB_VERDICT_CONCURRENCY_EXCEEDS,
             "holds %.2f requests of %llu tokens at once (max_num_seqs %u); "
             "wanted %u",
             p->max_concurrency, (unsigned long long)need_len,
             p->max_num_seqs, p->concurrency);
     } else {
-        say(p, KVB_VERDICT_FITS,
+        say(p, text, KVB_VERDICT_FITS,
             "fits: %.2fx concurrency at max_model_len %llu (%llu KV tokens, "
             "%.2f GiB KV cache per GPU)",
             p->max_concurrency, (unsigned long long)need_len,
@@ -192,12 +273,12 @@ static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
     }
 }
 
-static bool verdict_start(const kvb__engine_in *in, kvb_plan *p)
+static bool verdict_start(const kvb__engine_in *in, kvb_plan *p, bool text)
 {
     bool v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
     if (!v0 && !in->s.kv_cache_memory_bytes &&
         p->usable_bytes_per_gpu > p->startup_free_bytes_per_gpu) {
-        say(p, KVB_VERDICT_HEADROOM_TOO_SMALL,
+        say(p, text, KVB_VERDICT_HEADROOM_TOO_SMALL,
             "utilization %g asks for %.2f GiB per GPU but only %.2f GiB is "
             "free at start-up (CUDA context and other processes)",
             p->gpu_memory_utilization, KVB__GIB(p->usable_bytes_per_gpu),
@@ -208,7 +289,7 @@ static bool verdict_start(const kvb__engine_in *in, kvb_plan *p)
     if (p->weights_bytes_per_gpu > room ||
         (!in->s.kv_cache_memory_bytes &&
          p->weights_bytes_per_gpu >= p->usable_bytes_per_gpu)) {
-        say(p, KVB_VERDICT_WEIGHTS_EXCEED,
+        say(p, text, KVB_VERDICT_WEIGHTS_EXCEED,
             "weights need %.2f GiB per GPU but only %.2f GiB is usable "
             "(%.2f GiB x %g)",
             KVB__GIB(p->weights_bytes_per_gpu),
@@ -238,19 +319,40 @@ static void plan_settings(const kvb__engine_in *in, kvb_plan *p)
     p->concurrency = s->concurrency;
 }
 
-static kvb_status plan_model(kvb__engine_in *in, kvb_plan *p,
-                             kvb_error *err)
+static kvb_status plan_model(kvb__engine_in *in, const kvb__plan_cache *cache,
+                             kvb_plan *p, kvb_error *err)
 {
-    uint64_t bytes = 0;
-    kvb_status st = kvb__weights_total(in->model, in->quant, &bytes, NULL, err);
-    if (st)
-        return st;
-    kvb__model_params(in->model, &p->param_count, NULL);
-    p->weights_bytes = in->s.weights_bytes ? in->s.weights_bytes : bytes;
-    in->inventory_bytes = bytes;
-    kvb__kv_bytes(in->model, in->quant, in->s.tensor_parallel_size,
-                  in->s.pipeline_parallel_size, &p->kv_bytes_per_token,
-                  &p->kv_bytes_per_token_per_gpu);
+    kvb__model_memo own;
+    const kvb__model_memo *mm = &own;
+    if (cache) {
+        mm = cache->model(cache->ctx, in);
+    } else {
+        own.bytes = own.params = 0;
+        own.st = kvb__weights_total(in->model, in->quant, &own.bytes, NULL,
+                                    err);
+        if (!own.st)
+            kvb__model_params(in->model, &own.params, NULL);
+    }
+    if (mm->st)
+        return mm->st;
+    p->param_count = mm->params;
+    p->weights_bytes = in->s.weights_bytes ? in->s.weights_bytes : mm->bytes;
+    in->inventory_bytes = mm->bytes;
+    kvb__stage_memo *s0 = cache ? cache->stage(cache->ctx, in, 0) : NULL;
+    if (s0 && !s0->kv_done) {
+        kvb__kv_bytes(in->model, in->quant, in->s.tensor_parallel_size,
+                      in->s.pipeline_parallel_size, &s0->kv_whole,
+                      &s0->kv_per_gpu);
+        s0->kv_done = true;
+    }
+    if (s0) {
+        p->kv_bytes_per_token = s0->kv_whole;
+        p->kv_bytes_per_token_per_gpu = s0->kv_per_gpu;
+    } else {
+        kvb__kv_bytes(in->model, in->quant, in->s.tensor_parallel_size,
+                      in->s.pipeline_parallel_size, &p->kv_bytes_per_token,
+                      &p->kv_bytes_per_token_per_gpu);
+    }
     return KVB_OK;
 }
 
@@ -262,12 +364,12 @@ static void plan_fill_stage(const kvb__engine_in *in, kvb_plan *p,
     p->kv_budget_bytes_per_gpu = r->available > 0 ? (uint64_t)r->available : 0;
     p->kv_shortfall_bytes_per_gpu =
         r->available < 0 ? (uint64_t)(-r->available) : 0;
-    p->block_bytes_per_gpu = r->ks.page_bytes * r->ks.group_size;
-    p->kv_cache_groups = r->ks.n_groups;
+    p->block_bytes_per_gpu = r->ks->page_bytes * r->ks->group_size;
+    p->kv_cache_groups = r->ks->n_groups;
     p->num_blocks = r->num_blocks;
     p->kv_needed_bytes_per_gpu = r->needed;
     p->max_model_len_fit = r->fit;
-    kvb__vllm_report(in, &r->ks, r->num_blocks, &p->max_kv_tokens,
+    kvb__vllm_report(in, r->ks, r->num_blocks, &p->max_kv_tokens,
                      &p->max_concurrency);
     uint64_t outside = p->cuda_context_bytes_per_gpu +
                        (p->cudagraph_in_budget ? 0 : r->cudagraph);
@@ -275,29 +377,89 @@ static void plan_fill_stage(const kvb__engine_in *in, kvb_plan *p,
     p->headroom_bytes_per_gpu = left > outside ? left - outside : 0;
 }
 
-static kvb_status plan_stages(const kvb__engine_in *in, kvb_plan *p,
-                              kvb_error *err)
+static kvb_status plan_stages(const kvb__engine_in *in,
+                              const kvb__plan_cache *cache, kvb_plan *p,
+                              bool text, kvb_error *err)
 {
     uint64_t requested = p->usable_bytes_per_gpu;
-    stage_result best = {0}, r;
+    kvb__stage_memo own;
+    kvb__kv_stage best_ks; /* a copy: a later stage may reuse the memo */
+    stage_result best, r;
+    memset(&best, 0, sizeof best);
     bool have = false;
     for (uint32_t s = 0; s < in->s.pipeline_parallel_size; s++) {
+        kvb__stage_memo *mm = &own;
+        if (cache)
+            mm = cache->stage(cache->ctx, in, s);
+        else
+            kvb__stage_memo_init(mm, in->model, in->s.pipeline_parallel_size,
+                                 s);
         kvb_status st =
-            plan_stage(in, s, requested, p->non_torch_bytes_per_gpu, &r, err);
+            plan_stage(in, mm, requested, p->non_torch_bytes_per_gpu, &r, err);
         if (st)
             return st;
         p->weights_bytes_per_gpu = kvb__max(p->weights_bytes_per_gpu,
                                             r.weights);
         /* vLLM takes the smallest block count over the workers. */
         if (!have || r.num_blocks < best.num_blocks ||
-            (r.num_blocks == best.num_blocks && r.available < best.available))
+            (r.num_blocks == best.num_blocks && r.available < best.available)) {
             best = r;
+            best_ks = *r.ks;
+            best.ks = &best_ks;
+        }
         have = true;
     }
     plan_fill_stage(in, p, &best);
-    if (!verdict_start(in, p))
-        verdict_budget(in, p, &best);
+    if (!verdict_start(in, p, text))
+        verdict_budget(in, p, &best, text);
     return KVB_OK;
+}
+
+kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
+                          kvb_plan *p, bool with_message, kvb_error *err)
+{
+    /* a sweep's plans carry no text: their message is only cleared */
+    memset((char *)p + sizeof p->struct_size, 0,
+           (with_message ? sizeof *p : offsetof(kvb_plan, message) + 1) -
+               sizeof p->struct_size);
+    in->version = in->s.engine_version;
+    in->accounting = kvb__vllm_accounting(in->version);
+    in->inventory_bytes = 0;
+    if (!(in->gpu_names & KVB__GPU_NAMES_KNOWN))
+        in->gpu_names = kvb__vllm_gpu_names(in->gpu);
+    kvb__vllm_defaults(in);
+    plan_settings(in, p);
+    kvb_status st = plan_model(in, cache, p, err);
+    if (st)
+        return st;
+    p->usable_bytes_per_gpu = kvb__vllm_requested_bytes(in);
+    p->cuda_context_bytes_per_gpu = kvb__vllm_cuda_context(in);
+    p->non_torch_bytes_per_gpu = kvb__vllm_non_torch(in);
+    p->cudagraph_in_budget = in->accounting == KVB_ACCOUNTING_VLLM_V1_021 &&
+                             !in->s.enforce_eager;
+    uint64_t reserved = kvb__vllm_startup_reserved(in);
+    const kvb_gpu *g = in->gpu;
+    p->startup_free_bytes_per_gpu =
+        g->free_bytes ? g->free_bytes
+                      : (g->total_bytes > reserved ? g->total_bytes - reserved
+                                                   : 0);
+    char why[256];
+    if (parallelism_bad(in->model, g->count, &in->s,
+                        with_message ? why : NULL, sizeof why)) {
+        say(p, with_message, KVB_VERDICT_PARALLELISM_INVALID, "%s", why);
+        return KVB_OK;
+    }
+    st = plan_stages(in, cache, p, with_message, err);
+    if (st == KVB_EUNSUPPORTED && in->s.tensor_parallel_size > 1) {
+        /* quantized shapes that do not split under this TP */
+        say(p, with_message, KVB_VERDICT_PARALLELISM_INVALID, "%s",
+            err && err->struct_size >= sizeof *err
+                ? err->message
+                : "quantized shapes do not split");
+        kvb__clear(err);
+        st = KVB_OK;
+    }
+    return st;
 }
 
 static kvb_status load_inputs(const kvb_model *model, const kvb_quant *quant,
@@ -331,48 +493,19 @@ kvb_status kvb_plan_compute(const kvb_model *model, const kvb_quant *quant,
     kvb_quant q;
     kvb_gpu g;
     kvb_plan p;
-    kvb__engine_in in = {&m, &q, &g, {0}, 0, 0, 0};
+    kvb__engine_in in;
+    memset(&in, 0, sizeof in);
+    in.model = &m;
+    in.quant = &q;
+    in.gpu = &g;
     kvb_status st =
         load_inputs(model, quant, gpu, serving, &m, &q, &g, &in.s, err);
     if (!st)
         st = kvb__struct_in(plan, sizeof p, &p, "plan", err);
+    if (!st)
+        st = kvb__plan_core(&in, NULL, &p, true, err);
     if (st)
         return st;
-    memset((char *)&p + sizeof p.struct_size, 0,
-           sizeof p - sizeof p.struct_size);
-    in.version = in.s.engine_version;
-    in.accounting = kvb__vllm_accounting(in.version);
-    kvb__vllm_defaults(&in);
-    plan_settings(&in, &p);
-    st = plan_model(&in, &p, err);
-    if (st)
-        return st;
-    p.usable_bytes_per_gpu = kvb__vllm_requested_bytes(&in);
-    p.cuda_context_bytes_per_gpu = kvb__vllm_cuda_context(&in);
-    p.non_torch_bytes_per_gpu = kvb__vllm_non_torch(&in);
-    p.cudagraph_in_budget = in.accounting == KVB_ACCOUNTING_VLLM_V1_021 &&
-                            !in.s.enforce_eager;
-    uint64_t reserved = kvb__vllm_startup_reserved(&in);
-    p.startup_free_bytes_per_gpu =
-        g.free_bytes ? g.free_bytes
-                     : (g.total_bytes > reserved ? g.total_bytes - reserved
-                                                 : 0);
-    char why[256];
-    if (parallelism_message(&m, &g, &in.s, why, sizeof why)) {
-        say(&p, KVB_VERDICT_PARALLELISM_INVALID, "%s", why);
-    } else {
-        st = plan_stages(&in, &p, err);
-        if (st == KVB_EUNSUPPORTED && in.s.tensor_parallel_size > 1) {
-            say(&p, KVB_VERDICT_PARALLELISM_INVALID, "%s", err ? err->message
-                                                               : "quantized "
-                                                                 "shapes do not "
-                                                                 "split");
-            kvb__clear(err);
-            st = KVB_OK;
-        }
-        if (st)
-            return st;
-    }
     kvb__struct_out(&p, sizeof p, plan);
     return KVB_OK;
 }

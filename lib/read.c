@@ -626,16 +626,12 @@ static kvb_status gguf_file(kvb__reader *r, const char *path)
     if (st)
         return st;
     kvb__reader_source(r, path);
-    /* Most headers fit in 16 MiB; the parser says when it needs more. */
+    /* Most headers fit in 16 MiB; the parser reads what it needs of them
+     * and says when it needs more. */
     uint64_t want = kvb__min(fl.size, (uint64_t)16 << 20), need = 0;
     kvb__reader saved = *r;
     for (;;) {
-        char *buf = NULL;
-        st = file_prefix(r, &fl, want, &buf);
-        if (st)
-            break;
-        st = kvb__gguf_read(r, buf, (size_t)want, fl.size, &need);
-        free(buf);
+        st = kvb__gguf_read_file(r, fl.f, fl.size, want, &need);
         if (!st || need <= want)
             break;
         if (need > KVB_READ_MAX_GGUF_HEADER_BYTES) {

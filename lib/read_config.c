@@ -298,15 +298,7 @@ static const slot *slot_of(int field)
 static uint64_t model_get(const cfg *c, int field)
 {
     const slot *s = slot_of(field);
-    const unsigned char *p = (const unsigned char *)&c->r->model + s->offset;
-    if (s->size == sizeof(uint32_t)) {
-        uint32_t v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    return kvb__load_uint(&c->r->model, s->offset, s->size);
 }
 
 static kvb_status model_set(cfg *c, int field, uint64_t value, const char *key)

@@ -18,9 +18,12 @@
  * removed types (4, 5, 31-33, 36-38) are rejected; ids past the newest
  * known one are KVB_EUNSUPPORTED, naming the id and its offset.
  */
+#define _POSIX_C_SOURCE 200809L /* fseeko */
+
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- ggml types ---- */
@@ -72,14 +75,23 @@ const char *kvb__ggml_type_name(uint32_t type)
 
 /* ---- the cursor ---- */
 
-typedef struct cur {
+typedef struct cur cur;
+
+/* Reads more of the file into the buffer (which never moves) until at
+ * least `end` bytes are present; KVB_EIO details in the reader. */
+typedef kvb_status (*fill_fn)(cur *c, uint64_t end);
+
+struct cur {
     kvb__reader *r;
     const unsigned char *p;
     uint64_t len;      /* bytes in the buffer */
     uint64_t file_len; /* bytes in the file (>= len) */
     uint64_t pos;
     uint64_t *need; /* set when the buffer ends before the file does */
-} cur;
+    fill_fn fill;   /* NULL: the buffer is all there is */
+    uint64_t cap;   /* bytes the buffer can hold (fill reads up to it) */
+    void *fill_ctx;
+};
 
 static kvb_status gfail(cur *c, kvb_status st, const char *field,
                         uint64_t offset, const char *fmt, ...)
@@ -103,6 +115,8 @@ static kvb_status need(cur *c, uint64_t n, const char *what)
         return KVB_OK;
     uint64_t end = 0;
     bool in_file = kvb__add_ok(c->pos, n, &end) && end <= c->file_len;
+    if (in_file && c->fill && end <= c->cap)
+        return c->fill(c, end); /* a file read as it is parsed */
     if (in_file && c->need)
         *c->need = end; /* the file has it: read more and try again */
     return gfail(c, KVB_EPARSE, "gguf", c->pos,
@@ -112,12 +126,46 @@ static kvb_status need(cur *c, uint64_t n, const char *what)
                  (unsigned long long)(in_file ? c->len : c->file_len));
 }
 
+/* Little-endian loads: one instruction each on a little-endian host. */
+static uint64_t le64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
 static uint64_t le(const unsigned char *p, unsigned n)
 {
+    if (n == 8)
+        return le64(p);
     uint64_t v = 0;
     for (unsigned i = n; i-- > 0;)
         v = v << 8 | p[i];
     return v;
+}
+
+/* The hot path of a vocabulary: every string of an array that lies whole
+ * in the buffer, skipped with one load per string (no copy, no call).
+ * Stops before the first one that needs more bytes, is too long, or ends
+ * the array, for string() to handle exactly as it always does.  Returns
+ * the strings skipped. */
+static uint64_t skip_strings(cur *c, uint64_t n)
+{
+    /* a pointer walk: the next length's address is one add away from
+     * this one (the loop runs at the load latency) */
+    const unsigned char *q = c->p + c->pos, *end = c->p + c->len;
+    uint64_t i = 0;
+    for (; i < n && end - q >= 8; i++) {
+        uint64_t sl = le64(q);
+        if (sl > KVB_READ_MAX_STRING || sl > (uint64_t)(end - q) - 8)
+            break;
+        q += 8 + sl;
+    }
+    c->pos = (uint64_t)(q - c->p);
+    return i;
 }
 
 static kvb_status u32(cur *c, uint32_t *v, const char *what)
@@ -354,8 +402,11 @@ static kvb_status array(cur *c, unsigned depth, gval *v)
             c->pos += n * scalar_size[et];
         return st;
     }
-    for (uint64_t i = 0; !st && i < n; i++)
+    for (uint64_t i = 0; !st && i < n; i++) {
+        if (et == T_STRING && (i += skip_strings(c, n - i)) == n)
+            break;
         st = value(c, et, depth + 1, NULL);
+    }
     return st;
 }
 
@@ -921,29 +972,82 @@ static kvb_status map_model(cur *c, meta *m)
         finish(&g);
     return st;
 }
-kvb_status kvb__gguf_read(kvb__reader *r, const void *buf, size_t len,
-                          uint64_t file_len, uint64_t *need_out)
+static kvb_status parse(cur *c)
 {
-    cur c = {r, buf, len, file_len < len ? len : file_len, 0, need_out};
+    kvb__reader *r = c->r;
     meta m;
     uint64_t tensors = 0, kvs = 0, expect = 0;
     memset(&m, 0, sizeof m);
-    *need_out = 0;
+    *c->need = 0;
     r->info.format = r->info.format ? r->info.format : KVB_FORMAT_GGUF;
-    kvb_status st = header(&c, &tensors, &kvs);
+    kvb_status st = header(c, &tensors, &kvs);
     if (!st)
-        st = metadata(&c, kvs, &m);
+        st = metadata(c, kvs, &m);
     if (!st)
-        st = alignment(&c, &m);
+        st = alignment(c, &m);
     r->info.weights_bytes = 0;
     for (uint64_t i = 0; !st && i < tensors; i++)
-        st = tensor_info(&c, &m, &expect);
+        st = tensor_info(c, &m, &expect);
     if (st)
         return st;
     r->info.tensor_count = tensors;
-    r->info.header_bytes = c.pos;
+    r->info.header_bytes = c->pos;
     r->info.weights_format = KVB_FORMAT_GGUF;
     if (tensors)
         kvb__read_mark(r, KVB_READ_FIELD_WEIGHTS_BYTES, -1, -1, -1);
-    return map_model(&c, &m);
+    return map_model(c, &m);
+}
+
+kvb_status kvb__gguf_read(kvb__reader *r, const void *buf, size_t len,
+                          uint64_t file_len, uint64_t *need_out)
+{
+    cur c = {r,    buf,  len, file_len < len ? len : file_len, 0, need_out,
+             NULL, len,  NULL};
+    return parse(&c);
+}
+
+/* ---- a file, read as it is parsed ---- */
+
+/* Bytes read per step past what the parser asked for: as many as were
+ * read so far, from 64 KiB up to 512 KiB.  The header is read in slices
+ * that stay in the CPU cache while they are parsed, and little past its
+ * end (the bytes after it are tensor data, often a hole of zeros). */
+#define READ_STEP_MIN ((uint64_t)1 << 16)
+#define READ_STEP_MAX ((uint64_t)1 << 19)
+
+static kvb_status fill_file(cur *c, uint64_t end)
+{
+    FILE *f = c->fill_ctx;
+    unsigned char *p = (unsigned char *)(uintptr_t)c->p;
+    uint64_t step = kvb__min(READ_STEP_MAX, kvb__max(READ_STEP_MIN, c->len));
+    uint64_t want = kvb__min(c->cap, kvb__max(end, c->len + step));
+    size_t got = fread(p + c->len, 1, (size_t)(want - c->len), f);
+    c->len += got;
+    if (c->len >= end)
+        return KVB_OK;
+    return kvb__read_fail(c->r, KVB_EIO, "path", -1, -1, (int64_t)c->len,
+                          "cannot read %llu bytes of the file (it ends at "
+                          "%llu)",
+                          (unsigned long long)end,
+                          (unsigned long long)c->len);
+}
+
+kvb_status kvb__gguf_read_file(kvb__reader *r, FILE *f, uint64_t file_len,
+                               uint64_t cap, uint64_t *need_out)
+{
+    cap = kvb__min(cap, file_len);
+    unsigned char *buf = malloc((size_t)cap + 1);
+    if (!buf)
+        return kvb__read_fail(r, KVB_ENOMEM, "path", -1, -1, -1,
+                              "cannot allocate %llu bytes for the header",
+                              (unsigned long long)cap);
+    cur c = {r, buf, 0, file_len, 0, need_out, fill_file, cap, f};
+    kvb_status st = KVB_OK;
+    if (fseeko(f, 0, SEEK_SET) != 0)
+        st = kvb__read_fail(r, KVB_EIO, "path", -1, -1, -1,
+                            "cannot read the file from its start");
+    if (!st)
+        st = parse(&c);
+    free(buf);
+    return st;
 }

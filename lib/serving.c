@@ -92,19 +92,6 @@ static const field_ref serving_fields[] = {
 };
 #undef SF
 
-static uint64_t read_field(const void *base, const field_ref *f)
-{
-    const unsigned char *p = (const unsigned char *)base + f->offset;
-    if (f->size == sizeof(uint32_t)) {
-        uint32_t v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
 kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
                              kvb_error *err)
 {
@@ -120,7 +107,8 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
                          "serving.engine (%d) is not a kvb_engine; allowed: "
                          "0 (vllm)", out->engine);
     for (size_t i = 0; i < KVB__ARRAY_LEN(serving_fields); i++) {
-        uint64_t v = read_field(out, &serving_fields[i]);
+        uint64_t v = kvb__load_uint(out, serving_fields[i].offset,
+                                    serving_fields[i].size);
         if (serving_fields[i].auto_bytes && v == KVB_AUTO_BYTES)
             continue;
         st = kvb__check_field(err, serving_fields[i].id, v);

@@ -194,6 +194,10 @@ int32_t kvb__kv_dtype(const kvb_model *m, const kvb_quant *q);
 /* Validate, reading the caller struct through struct_size first. */
 kvb_status kvb__model_load(const kvb_model *in, kvb_model *out, kvb_error *err);
 kvb_status kvb__quant_load(const kvb_quant *in, kvb_quant *out, kvb_error *err);
+/* Model and quant loads plus the TP/PP bounds, for the per-stage calls. */
+kvb_status kvb__load_split(const kvb_model *model, const kvb_quant *quant,
+                          uint32_t tp, uint32_t pp, kvb_model *m, kvb_quant *q,
+                          kvb_error *err);
 
 /* ---- tensor inventory (inventory.c) ---- */
 

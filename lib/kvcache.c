@@ -41,15 +41,8 @@ kvb_status kvb_kv_bytes_per_token(const kvb_model *model,
     kvb_quant q;
     if (!whole)
         return kvb__fail(err, KVB_EINVAL, "whole", "whole must not be NULL");
-    kvb_status st = kvb__model_load(model, &m, err);
-    if (!st)
-        st = kvb__quant_load(quant, &q, err);
-    if (!st)
-        st = kvb__check_u64(err, "serving.tensor_parallel_size",
-                            tensor_parallel_size);
-    if (!st)
-        st = kvb__check_u64(err, "serving.pipeline_parallel_size",
-                            pipeline_parallel_size);
+    kvb_status st = kvb__load_split(model, quant, tensor_parallel_size,
+                                    pipeline_parallel_size, &m, &q, err);
     if (!st)
         kvb__kv_bytes(&m, &q, tensor_parallel_size, pipeline_parallel_size,
                       whole, per_gpu);

@@ -682,6 +682,20 @@ kvb_status kvb_weights_init(kvb_weights *w, size_t struct_size)
     return kvb__struct_init(w, struct_size, sizeof *w, "weights");
 }
 
+kvb_status kvb__load_split(const kvb_model *model, const kvb_quant *quant,
+                          uint32_t tp, uint32_t pp, kvb_model *m, kvb_quant *q,
+                          kvb_error *err)
+{
+    kvb_status st = kvb__model_load(model, m, err);
+    if (!st)
+        st = kvb__quant_load(quant, q, err);
+    if (!st)
+        st = kvb__check_field(err, KVB__F_SERVING_TENSOR_PARALLEL_SIZE, tp);
+    if (!st)
+        st = kvb__check_field(err, KVB__F_SERVING_PIPELINE_PARALLEL_SIZE, pp);
+    return st;
+}
+
 kvb_status kvb_weights_compute(const kvb_model *model, const kvb_quant *quant,
                                uint32_t tensor_parallel_size,
                                uint32_t pipeline_parallel_size,
@@ -690,17 +704,10 @@ kvb_status kvb_weights_compute(const kvb_model *model, const kvb_quant *quant,
     kvb_model m;
     kvb_quant q;
     kvb_weights w;
-    kvb_status st = kvb__model_load(model, &m, err);
-    if (!st)
-        st = kvb__quant_load(quant, &q, err);
+    kvb_status st = kvb__load_split(model, quant, tensor_parallel_size,
+                                    pipeline_parallel_size, &m, &q, err);
     if (!st)
         st = kvb__struct_in(out, sizeof w, &w, "weights", err);
-    if (!st)
-        st = kvb__check_u64(err, "serving.tensor_parallel_size",
-                            tensor_parallel_size);
-    if (!st)
-        st = kvb__check_u64(err, "serving.pipeline_parallel_size",
-                            pipeline_parallel_size);
     if (!st)
         st = kvb__weights_total(&m, &q, &w.bytes, &w.quantized_params, err);
     if (st)

@@ -41,7 +41,7 @@ bench: build
 	@$$(test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3) bench/run.py --build $(BUILD)
 
 format:
-	@clang-format -i include/*.h lib/*.[ch] tests/unit/*.[ch] bindings/cli/*.[ch] bench/*.c 2>/dev/null || true
+	@sh scripts/format.sh
 
 clean:
 	@rm -rf $(BUILD) build-asan

@@ -399,7 +399,8 @@ int main(int argc, char **argv)
     unsigned char *hdr = NULL;
     time_model_read(path, &info); /* warm: page cache, allocator */
     time_raw(path, info.header_bytes, &hdr);
-    if (info.header_bytes != header || info.tensor_count != 3 + 9ull * m.layers) {
+    if (info.header_bytes != header ||
+        info.tensor_count != 3 + 9ull * m.layers) {
         fprintf(stderr, "bench_gguf: read %llu header bytes, %llu tensors\n",
                 (unsigned long long)info.header_bytes,
                 (unsigned long long)info.tensor_count);

@@ -30,9 +30,9 @@
 #include <string.h>
 #include <time.h>
 
-static const uint64_t LENS[8] = {2048,  4096,   8192,   16384,
+static const uint64_t LENS[8] = {2048,  4096,  8192,   16384,
                                  32768, 65536, 131072, 262144};
-#define TP_MAX 8u
+#define TP_MAX        8u
 #define GPUS_PER_NODE 8u
 
 static double now_ns(void)
@@ -219,9 +219,9 @@ static int check(const grid *g, const outputs *o, uint64_t step)
     for (uint64_t i = 0; i < g->n; i += step) {
         kvb_status st = plan_row(g, i, &s, &p);
         if ((int32_t)st != o->status[i] ||
-            (!st && (p.verdict != o->verdict[i] ||
-                     p.max_kv_tokens != o->tokens[i] ||
-                     p.max_model_len_fit != o->fit[i]))) {
+            (!st &&
+             (p.verdict != o->verdict[i] || p.max_kv_tokens != o->tokens[i] ||
+              p.max_model_len_fit != o->fit[i]))) {
             if (bad++ < 5)
                 fprintf(stderr, "bench_plan: row %llu differs\n",
                         (unsigned long long)i);
@@ -233,7 +233,7 @@ static int check(const grid *g, const outputs *o, uint64_t step)
 /* Independent adds in four chains: the core's best instruction rate.
  * volatile-free but opaque to the optimiser through the seed. */
 __attribute__((noinline)) static uint64_t calibrate_loop(uint64_t n,
-                                                        uint64_t seed)
+                                                         uint64_t seed)
 {
     uint64_t a = seed, b = seed ^ 1, c = seed ^ 2, d = seed ^ 3;
     for (uint64_t i = 0; i < n; i++) {

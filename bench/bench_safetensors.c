@@ -49,7 +49,8 @@ typedef struct text {
     size_t n, cap;
 } text;
 
-static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #include <stdarg.h>
 static void add(text *t, const char *fmt, ...)
@@ -120,13 +121,10 @@ static size_t tensors_of(const shape *m, tensor_row *t)
         ROW(m->ffn, m->hidden, "model.layers.%u.mlp.down_proj.weight", i);
         ROW(m->ffn, m->hidden, "model.layers.%u.mlp.gate_proj.weight", i);
         ROW(m->ffn, m->hidden, "model.layers.%u.mlp.up_proj.weight", i);
-        ROW(m->hidden, 0, "model.layers.%u.post_attention_layernorm.weight",
-            i);
+        ROW(m->hidden, 0, "model.layers.%u.post_attention_layernorm.weight", i);
         ROW(kv, m->hidden, "model.layers.%u.self_attn.k_proj.weight", i);
-        ROW(m->hidden, m->hidden, "model.layers.%u.self_attn.o_proj.weight",
-            i);
-        ROW(m->hidden, m->hidden, "model.layers.%u.self_attn.q_proj.weight",
-            i);
+        ROW(m->hidden, m->hidden, "model.layers.%u.self_attn.o_proj.weight", i);
+        ROW(m->hidden, m->hidden, "model.layers.%u.self_attn.q_proj.weight", i);
         ROW(kv, m->hidden, "model.layers.%u.self_attn.v_proj.weight", i);
     }
     ROW(m->hidden, 0, "model.norm.weight");
@@ -151,7 +149,8 @@ static unsigned write_model(const char *dir, const shape *m)
         "  \"num_attention_heads\": %u,\n  \"num_key_value_heads\": %u,\n"
         "  \"vocab_size\": %u,\n  \"max_position_embeddings\": 131072,\n"
         "  \"rms_norm_eps\": 1e-05,\n  \"rope_theta\": 500000.0,\n"
-        "  \"tie_word_embeddings\": false,\n  \"torch_dtype\": \"bfloat16\"\n}\n",
+        "  \"tie_word_embeddings\": false,\n  \"torch_dtype\": "
+        "\"bfloat16\"\n}\n",
         m->hidden, m->ffn, m->layers, m->heads, m->kv_heads, m->vocab);
     snprintf(path, sizeof path, "%s/config.json", dir);
     write_file(path, cfg.p, cfg.n, 0);
@@ -162,21 +161,21 @@ static unsigned write_model(const char *dir, const shape *m)
         text h = {0};
         uint64_t off = 0;
         add(&h, "{\"__metadata__\":{\"format\":\"pt\"}");
-        for (size_t i = s * n / m->shards; i < (s + 1) * n / m->shards;
-             i++) {
+        for (size_t i = s * n / m->shards; i < (s + 1) * n / m->shards; i++) {
             uint64_t bytes = t[i].rows * (t[i].cols ? t[i].cols : 1) * 2;
             if (t[i].cols)
-                add(&h, ",\"%s\":{\"dtype\":\"BF16\",\"shape\":[%llu,%llu],"
-                        "\"data_offsets\":[%llu,%llu]}",
+                add(&h,
+                    ",\"%s\":{\"dtype\":\"BF16\",\"shape\":[%llu,%llu],"
+                    "\"data_offsets\":[%llu,%llu]}",
                     t[i].name, (unsigned long long)t[i].rows,
                     (unsigned long long)t[i].cols, (unsigned long long)off,
                     (unsigned long long)(off + bytes));
             else
-                add(&h, ",\"%s\":{\"dtype\":\"BF16\",\"shape\":[%llu],"
-                        "\"data_offsets\":[%llu,%llu]}",
+                add(&h,
+                    ",\"%s\":{\"dtype\":\"BF16\",\"shape\":[%llu],"
+                    "\"data_offsets\":[%llu,%llu]}",
                     t[i].name, (unsigned long long)t[i].rows,
-                    (unsigned long long)off,
-                    (unsigned long long)(off + bytes));
+                    (unsigned long long)off, (unsigned long long)(off + bytes));
             add(&idx, "    \"%s\": \"model-%05u-of-%05u.safetensors\"%s\n",
                 t[i].name, s + 1, m->shards, i + 1 < n ? "," : "");
             off += bytes;
@@ -316,8 +315,7 @@ static double time_parse(const headers *h, uint64_t *tensors)
             exit(2);
         kvb_status st = kvb_safetensors_parse(h->p[s], h->n[s], &info, NULL);
         if (st) {
-            fprintf(stderr, "bench_safetensors: parse: %s\n",
-                    kvb_strerror(st));
+            fprintf(stderr, "bench_safetensors: parse: %s\n", kvb_strerror(st));
             exit(1);
         }
         *tensors += info.tensor_count;

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* ---- caches ---- */
 
 /* The whole checkpoint: what plan_model needs (kvb__weights_total). */
@@ -64,7 +63,7 @@ typedef struct batch_ctx {
     uint32_t mq_mask;
     stage_entry *stages;
     uint32_t stage_mask;
-    mq_entry *mq_last;       /* the entries found last */
+    mq_entry *mq_last; /* the entries found last */
     stage_entry *stage_last;
     bound tp, pp, mml, util, conc, seqs, count;
 } batch_ctx;
@@ -285,8 +284,8 @@ static mq_entry *mq_find(batch_ctx *c, uint32_t mi, uint32_t qi)
 }
 
 static stage_entry *stage_find(batch_ctx *c, uint32_t mi, uint32_t qi,
-                              uint32_t tp, uint32_t pp, uint32_t stage,
-                              uint32_t ep)
+                               uint32_t tp, uint32_t pp, uint32_t stage,
+                               uint32_t ep)
 {
     uint64_t k1 = (uint64_t)mi << 32 | qi;
     uint64_t k2 =
@@ -322,8 +321,8 @@ static stage_entry *stage_get(batch_ctx *c, uint32_t mi, uint32_t qi,
                               uint32_t ep)
 {
     stage_entry *e = c->stage_last;
-    if (!e || e->model != mi || e->quant != qi || e->tp != tp ||
-        e->pp != pp || e->stage != stage || e->ep != ep)
+    if (!e || e->model != mi || e->quant != qi || e->tp != tp || e->pp != pp ||
+        e->stage != stage || e->ep != ep)
         c->stage_last = e = stage_find(c, mi, qi, tp, pp, stage, ep);
     return e;
 }

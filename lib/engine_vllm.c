@@ -35,8 +35,7 @@ static bool contains_nocase(const char *hay, const char *needle)
     size_t n = strlen(needle);
     for (; *hay; hay++) {
         size_t i = 0;
-        while (i < n && hay[i] &&
-               (hay[i] | 0x20) == (needle[i] | 0x20))
+        while (i < n && hay[i] && (hay[i] | 0x20) == (needle[i] | 0x20))
             i++;
         if (i == n)
             return true;
@@ -45,7 +44,7 @@ static bool contains_nocase(const char *hay, const char *needle)
 }
 
 /* vLLM release numbers, packed as kvb_serving.engine_version. */
-#define V(major, minor, patch) ((major) * 10000u + (minor) * 100u + (patch))
+#define V(major, minor, patch) ((major)*10000u + (minor)*100u + (patch))
 
 /* Is `in` at least release `v`?  0 ("newest") is every release. */
 static bool since(const kvb__engine_in *in, uint32_t v)
@@ -118,8 +117,8 @@ static void batch_defaults(kvb__engine_in *in)
             kvb__min((uint64_t)s->max_num_seqs * s->max_model_len, t);
     }
     if (!user_seqs && !v0)
-        s->max_num_seqs = (uint32_t)kvb__min(s->max_num_seqs,
-                                             s->max_num_batched_tokens);
+        s->max_num_seqs =
+            (uint32_t)kvb__min(s->max_num_seqs, s->max_num_batched_tokens);
 }
 
 void kvb__vllm_defaults(kvb__engine_in *in)
@@ -146,7 +145,7 @@ uint64_t kvb__vllm_requested_bytes(const kvb__engine_in *in)
 /* ---- measured terms ---- */
 
 /* CUDA context: about 3 MiB per SM (docs/model.md#context). */
-#define CONTEXT_BYTES_PER_SM (3 * KVB__MIB)
+#define CONTEXT_BYTES_PER_SM  (3 * KVB__MIB)
 #define CONTEXT_BYTES_UNKNOWN (400 * KVB__MIB)
 
 uint64_t kvb__vllm_cuda_context(const kvb__engine_in *in)
@@ -244,8 +243,8 @@ static uint64_t attn_live(const kvb_model *m, uint32_t tp, const widths *w)
  * the modelling code keeps gate_up in a local until the MLP returns. */
 static uint64_t mlp_live(const kvb_model *m, uint64_t width, const widths *w)
 {
-    uint64_t per_tok = (m->flags & KVB_MODEL_MLP_NO_GATE) ? 2 * width
-                                                          : 3 * width;
+    uint64_t per_tok =
+        (m->flags & KVB_MODEL_MLP_NO_GATE) ? 2 * width : 3 * width;
     return w->tokens * w->b * (per_tok + m->hidden_size);
 }
 
@@ -253,8 +252,8 @@ static uint64_t moe_live(const kvb_model *m, uint32_t tp, bool ep,
                          const widths *w)
 {
     uint64_t k = m->num_experts_per_tok;
-    uint64_t width = ep ? m->moe_intermediate_size
-                        : kvb__cdiv(m->moe_intermediate_size, tp);
+    uint64_t width =
+        ep ? m->moe_intermediate_size : kvb__cdiv(m->moe_intermediate_size, tp);
     /* fused_moe intermediate caches 1-3 and the router logits (FP32) */
     uint64_t b = w->tokens * k * w->b * (3 * width + m->hidden_size) +
                  w->tokens * m->num_experts * 4;
@@ -313,17 +312,16 @@ uint64_t kvb__vllm_activation(const kvb__engine_in *in, uint32_t stage)
 
 static uint64_t capture_sizes(const kvb__engine_in *in)
 {
-    uint64_t max = line_v0(in) ? kvb__min(in->s.max_num_seqs, 256)
-                               : kvb__min(2 * (uint64_t)in->s.max_num_seqs,
-                                          512);
+    uint64_t max = line_v0(in)
+                       ? kvb__min(in->s.max_num_seqs, 256)
+                       : kvb__min(2 * (uint64_t)in->s.max_num_seqs, 512);
     uint64_t n = 0;
     for (uint64_t s = 1; s <= 4 && s <= max; s *= 2)
         n++;
     return n + max / 8;
 }
 
-uint64_t kvb__vllm_cudagraph_layers(const kvb__engine_in *in,
-                                    uint32_t layers)
+uint64_t kvb__vllm_cudagraph_layers(const kvb__engine_in *in, uint32_t layers)
 {
     if (in->s.enforce_eager)
         return 0;
@@ -367,14 +365,23 @@ uint64_t kvb__vllm_cudagraph(const kvb__engine_in *in, uint32_t stage)
  *     size to 256; FlashInfer on 10.x pads both to 256; Triton kernels on
  *     9.0 pad the intermediate width to 64.
  */
-#define ALLOC_ROUND 512u                     /* kMinBlockSize */
-#define ALLOC_SPLIT_MIN ((uint64_t)1 << 20)  /* kSmallSize */
-#define ALLOC_MIN_LARGE ((uint64_t)10 << 20) /* kMinLargeAlloc */
-#define ALLOC_ROUND_LARGE ((uint64_t)2 << 20) /* kRoundLarge */
+#define ALLOC_ROUND       512u                 /* kMinBlockSize */
+#define ALLOC_SPLIT_MIN   ((uint64_t)1 << 20)  /* kSmallSize */
+#define ALLOC_MIN_LARGE   ((uint64_t)10 << 20) /* kMinLargeAlloc */
+#define ALLOC_ROUND_LARGE ((uint64_t)2 << 20)  /* kRoundLarge */
 
 /* The vLLM parameter a tensor of the inventory is part of. */
-enum { P_OWN = -1, P_QKV, P_QKV_BIAS, P_GATE_UP, P_GATE_UP_BIAS, P_W13,
-       P_W13_BIAS, P_SHARED_GATE_UP, P_FUSED_ };
+enum {
+    P_OWN = -1,
+    P_QKV,
+    P_QKV_BIAS,
+    P_GATE_UP,
+    P_GATE_UP_BIAS,
+    P_W13,
+    P_W13_BIAS,
+    P_SHARED_GATE_UP,
+    P_FUSED_
+};
 
 static int fused_param(const kvb__tdesc *t)
 {
@@ -384,20 +391,15 @@ static int fused_param(const kvb__tdesc *t)
     case KVB_ROLE_ATTN_Q:
     case KVB_ROLE_ATTN_K:
     case KVB_ROLE_ATTN_V:
-    case KVB_ROLE_ATTN_QKV:
-        return bias ? P_QKV_BIAS : P_QKV;
+    case KVB_ROLE_ATTN_QKV: return bias ? P_QKV_BIAS : P_QKV;
     case KVB_ROLE_MLP_GATE:
     case KVB_ROLE_MLP_UP:
-    case KVB_ROLE_MLP_GATE_UP:
-        return bias ? P_GATE_UP_BIAS : P_GATE_UP;
+    case KVB_ROLE_MLP_GATE_UP: return bias ? P_GATE_UP_BIAS : P_GATE_UP;
     case KVB_ROLE_EXPERT_GATE:
-    case KVB_ROLE_EXPERT_UP:
-        return bias ? P_W13_BIAS : P_W13;
+    case KVB_ROLE_EXPERT_UP: return bias ? P_W13_BIAS : P_W13;
     case KVB_ROLE_SHARED_GATE:
-    case KVB_ROLE_SHARED_UP:
-        return bias ? P_OWN : P_SHARED_GATE_UP;
-    default:
-        return P_OWN;
+    case KVB_ROLE_SHARED_UP: return bias ? P_OWN : P_SHARED_GATE_UP;
+    default: return P_OWN;
     }
 }
 
@@ -422,8 +424,8 @@ static int load_tensor(void *vctx, const kvb__tdesc *t)
 {
     load_ctx *c = vctx;
     uint64_t b = 0;
-    if (kvb__tensor_rank_bytes(t, kvb__storage_for(&c->qc, t),
-                               c->qc.model, c->qc.quant, c->tp, c->ep, &b))
+    if (kvb__tensor_rank_bytes(t, kvb__storage_for(&c->qc, t), c->qc.model,
+                               c->qc.quant, c->tp, c->ep, &b))
         return 1; /* kvb__stage_weights has reported it */
     int p = fused_param(t);
     params *o = c->out;
@@ -533,13 +535,12 @@ static void pool_layers(pool *p, const kvb_model *m, uint32_t first,
         if (i == first)
             pool_alloc(p, rotary); /* made by the first attention layer */
         uint32_t done = i - uniform_from + 1; /* uniform layers so far */
-        bool rest_same = kvb__count_moe(m, i + 1, last) ==
-                         (moe ? last - i - 1 : 0);
+        bool rest_same =
+            kvb__count_moe(m, i + 1, last) == (moe ? last - i - 1 : 0);
         uint64_t now[POOL_BLOCKS];
         pool_state(p, now);
-        for (uint32_t d = 1; rest_same && i > first && d <= POOL_HISTORY &&
-                             d < done;
-             d++) {
+        for (uint32_t d = 1;
+             rest_same && i > first && d <= POOL_HISTORY && d < done; d++) {
             const uint64_t *then = seen[(i - d) % POOL_HISTORY];
             if (memcmp(then, now, sizeof now) != 0)
                 continue;
@@ -558,8 +559,7 @@ static void pool_layers(pool *p, const kvb_model *m, uint32_t first,
 /* Bytes the caching allocator charges beyond the requests when the stage's
  * weights are created: the embeddings, the layers in order, the head. */
 static uint64_t rounding_slack(const kvb__engine_in *in, uint32_t first,
-                               uint32_t last, unsigned globals,
-                               uint64_t rotary)
+                               uint32_t last, unsigned globals, uint64_t rotary)
 {
     const kvb_model *m = in->model;
     load_ctx c;
@@ -632,8 +632,8 @@ static uint64_t rotary_cache(const kvb__engine_in *in)
 
 /* MXFP4 experts of one rank: w13 and w2 at 17 bytes per 32 weights
  * (uint8 pairs and an E8M0 scale per 32), plus BF16 biases. */
-static uint64_t mxfp4_experts(uint64_t experts, uint64_t width,
-                              uint64_t hidden, bool bias)
+static uint64_t mxfp4_experts(uint64_t experts, uint64_t width, uint64_t hidden,
+                              bool bias)
 {
     uint64_t b = experts * 2 * width * (hidden / 2 + hidden / 32) +
                  experts * hidden * (width / 2 + width / 32);
@@ -648,8 +648,8 @@ static uint64_t mxfp4_padding(const kvb__engine_in *in, uint32_t moe_layers)
         return 0;
     bool ep = in->s.enable_expert_parallel != 0;
     uint64_t e = ep ? kvb__cdiv(m->num_experts, tp) : m->num_experts;
-    uint64_t w = ep ? m->moe_intermediate_size
-                    : kvb__cdiv(m->moe_intermediate_size, tp);
+    uint64_t w =
+        ep ? m->moe_intermediate_size : kvb__cdiv(m->moe_intermediate_size, tp);
     uint64_t h = m->hidden_size, wp, hp = h;
     if (cc >= 90 && cc < 100) { /* Triton kernels */
         wp = kvb__round_up(w, 64);
@@ -708,13 +708,13 @@ uint64_t kvb__vllm_needed_bytes(const kvb__engine_in *in,
                kvb__kv_blocks_per_request(ks, len, mnbt, bs);
     uint64_t blocks = 0; /* the sum over layers of max_memory_usage_bytes */
     for (int k = 0; k < 3; k++)
-        blocks += ks->layers[k] *
-                  kvb__kv_blocks_per_layer(ks, k, len, mnbt, bs);
+        blocks +=
+            ks->layers[k] * kvb__kv_blocks_per_layer(ks, k, len, mnbt, bs);
     return blocks * ks->page_bytes;
 }
 
-uint64_t kvb__vllm_num_blocks(const kvb__engine_in *in,
-                              const kvb__kv_stage *ks, uint64_t available)
+uint64_t kvb__vllm_num_blocks(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                              uint64_t available)
 {
     (void)in;
     if (!ks->group_size || !ks->page_bytes)
@@ -734,8 +734,8 @@ void kvb__vllm_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
         *concurrency = (double)*tokens / (double)mml;
         return;
     }
-    uint64_t per_req = kvb__kv_blocks_per_request(
-        ks, mml, in->s.max_num_batched_tokens, bs);
+    uint64_t per_req =
+        kvb__kv_blocks_per_request(ks, mml, in->s.max_num_batched_tokens, bs);
     *concurrency = per_req ? (double)num_blocks / (double)per_req : 0.0;
     if (in->accounting == KVB_ACCOUNTING_VLLM_V1_021)
         *tokens = (uint64_t)(*concurrency * (double)mml);
@@ -796,8 +796,7 @@ uint64_t kvb__vllm_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
         /* full attention only: needed = unit x ceil(len / block) */
         uint64_t unit = 0, need_hi = 0;
         bool v21 = in->accounting == KVB_ACCOUNTING_VLLM_V1_021;
-        uint64_t n = v21 ? (uint64_t)ks->group_size *
-                               ks->groups[KVB__ATTN_FULL]
+        uint64_t n = v21 ? (uint64_t)ks->group_size * ks->groups[KVB__ATTN_FULL]
                          : ks->layers[KVB__ATTN_FULL];
         bool ok = kvb__mul_ok(n, ks->page_bytes, &unit);
         if (ok && kvb__mul_ok(unit, kvb__cdiv(hi, bs), &need_hi)) {
@@ -889,8 +888,9 @@ static kvb_status max_len_text(const kvb_plan *p, char *buf, size_t cap,
     char est[128] = "";
     if (p->accounting == KVB_ACCOUNTING_VLLM_V1) {
         if (fit > 0)
-            snprintf(est, sizeof est, "Based on the available memory, the "
-                                      "estimated maximum model length is %llu.",
+            snprintf(est, sizeof est,
+                     "Based on the available memory, the "
+                     "estimated maximum model length is %llu.",
                      fit);
         return kvb__render(
             buf, cap, needed, err,
@@ -903,8 +903,9 @@ static kvb_status max_len_text(const kvb_plan *p, char *buf, size_t cap,
             KVB__GIB(p->kv_budget_bytes_per_gpu), est);
     }
     if (fit > 0)
-        snprintf(est, sizeof est, "Based on the available memory, the "
-                                  "estimated maximum model length is %llu. ",
+        snprintf(est, sizeof est,
+                 "Based on the available memory, the "
+                 "estimated maximum model length is %llu. ",
                  fit);
     char need[32], avail[32];
     format_gib(p->kv_needed_bytes_per_gpu, need, sizeof need);
@@ -921,9 +922,9 @@ static kvb_status max_len_text(const kvb_plan *p, char *buf, size_t cap,
         mml, need, avail, est);
 }
 
-static kvb_status oom_text(const kvb_plan *p, const char *when,
-                           uint64_t wanted, char *buf, size_t cap,
-                           size_t *needed, kvb_error *err)
+static kvb_status oom_text(const kvb_plan *p, const char *when, uint64_t wanted,
+                           char *buf, size_t cap, size_t *needed,
+                           kvb_error *err)
 {
     return kvb__render(buf, cap, needed, err,
                        "torch.OutOfMemoryError: CUDA out of memory %s: about "
@@ -941,8 +942,8 @@ kvb_status kvb__vllm_error_text(const kvb_plan *p, char *buf, size_t cap,
     case KVB_VERDICT_WEIGHTS_EXCEED:
         if (p->weights_bytes_per_gpu > room)
             return oom_text(p, "while loading the weights",
-                            p->weights_bytes_per_gpu - room, buf, cap,
-                            needed, err);
+                            p->weights_bytes_per_gpu - room, buf, cap, needed,
+                            err);
         /* the weights load, then no room is left for KV */
         return kvb__render(buf, cap, needed, err, "%s",
                            old ? NO_MEMORY_OLD : NO_MEMORY_NEW);
@@ -966,9 +967,7 @@ kvb_status kvb__vllm_error_text(const kvb_plan *p, char *buf, size_t cap,
         return oom_text(p, "while capturing CUDA graphs",
                         p->cudagraph_bytes_per_gpu, buf, cap, needed, err);
     case KVB_VERDICT_PARALLELISM_INVALID:
-        return kvb__render(buf, cap, needed, err, "ValueError: %s",
-                           p->message);
-    default:
-        return kvb__render(buf, cap, needed, err, "%s", "");
+        return kvb__render(buf, cap, needed, err, "ValueError: %s", p->message);
+    default: return kvb__render(buf, cap, needed, err, "%s", "");
     }
 }

@@ -22,12 +22,10 @@ const char *kvb_strerror(int status)
 {
     switch (status) {
 #define KVB__STATUS_MSG(name, num, msg)                                        \
-    case KVB_##name:                                                           \
-        return msg;
+    case KVB_##name: return msg;
         KVB_STATUS_MAP(KVB__STATUS_MSG)
 #undef KVB__STATUS_MSG
-    default:
-        return "unknown status";
+    default: return "unknown status";
     }
 }
 
@@ -35,12 +33,10 @@ const char *kvb_status_name(int status)
 {
     switch (status) {
 #define KVB__STATUS_NAME(name, num, msg)                                       \
-    case KVB_##name:                                                           \
-        return "KVB_" #name;
+    case KVB_##name: return "KVB_" #name;
         KVB_STATUS_MAP(KVB__STATUS_NAME)
 #undef KVB__STATUS_NAME
-    default:
-        return "KVB_UNKNOWN";
+    default: return "KVB_UNKNOWN";
     }
 }
 
@@ -112,8 +108,8 @@ kvb_status kvb__render(char *buf, size_t cap, size_t *needed, kvb_error *err,
     char scratch[1];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf && cap ? buf : scratch, buf && cap ? cap : 1, fmt,
-                      ap);
+    int n =
+        vsnprintf(buf && cap ? buf : scratch, buf && cap ? cap : 1, fmt, ap);
     va_end(ap);
     if (n < 0)
         return kvb__fail(err, KVB_EINVAL, "buf", "formatting failed");
@@ -203,8 +199,9 @@ kvb_status kvb_field_bounds(const char *field, double *lo, double *hi,
                             kvb_error *err)
 {
     if (!field || !lo || !hi)
-        return kvb__fail(err, KVB_EINVAL, "field", "field, lo and hi must "
-                                                   "not be NULL");
+        return kvb__fail(err, KVB_EINVAL, "field",
+                         "field, lo and hi must "
+                         "not be NULL");
     const field_bound *b = bound_find(field);
     if (!b)
         return kvb__fail(err, KVB_ENOTFOUND, "field",
@@ -250,8 +247,8 @@ kvb_status kvb__check_double(kvb_error *err, const char *field, double value)
     snprintf(text, sizeof text, "%g", value);
     if (isnan(value))
         return kvb__fail(err, KVB_ERANGE, b->field,
-                         "%s (nan) is not a number; allowed: %g..%g",
-                         b->field, b->lo, b->hi);
+                         "%s (nan) is not a number; allowed: %g..%g", b->field,
+                         b->lo, b->hi);
     return kvb__fail(err, KVB_ERANGE, b->field,
                      "%s (%s) is out of range; allowed: %g..%g%s%s", b->field,
                      text, b->lo, b->hi, b->note ? ", " : "",

@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #define KVB__ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define KVB__GIB(b) ((double)(b) / 1073741824.0) /* display only */
-#define KVB__MIB ((uint64_t)1 << 20)
+#define KVB__GIB(b)       ((double)(b) / 1073741824.0) /* display only */
+#define KVB__MIB          ((uint64_t)1 << 20)
 
 /* ---- errors ---- */
 
@@ -35,63 +35,91 @@ void kvb__clear(kvb_error *err);
 
 #define KVB__P2(n) ((double)((uint64_t)1 << (n)))
 #define KVB__FIELD_BOUNDS(XX)                                                  \
-    XX(MODEL_NUM_HIDDEN_LAYERS, "model.num_hidden_layers", 1, 1024, NULL) \
-    XX(MODEL_HIDDEN_SIZE, "model.hidden_size", 1, KVB__P2(20), NULL) \
-    XX(MODEL_NUM_ATTENTION_HEADS, "model.num_attention_heads", 1, 4096, NULL) \
-    XX(MODEL_NUM_KEY_VALUE_HEADS, "model.num_key_value_heads", 1, 4096, NULL) \
-    XX(MODEL_HEAD_DIM, "model.head_dim", 0, 8192, "0 = hidden_size / heads") \
-    XX(MODEL_INTERMEDIATE_SIZE, "model.intermediate_size", 0, KVB__P2(22), NULL) \
-    XX(MODEL_VOCAB_SIZE, "model.vocab_size", 1, KVB__P2(24), NULL) \
-    XX(MODEL_MAX_POSITION_EMBEDDINGS, "model.max_position_embeddings", 1, KVB__P2(34), NULL) \
-    XX(MODEL_POSITION_EMBEDDING_ROWS, "model.position_embedding_rows", 0, KVB__P2(34), NULL) \
-    XX(MODEL_NUM_EXPERTS, "model.num_experts", 0, 4096, NULL) \
-    XX(MODEL_NUM_EXPERTS_PER_TOK, "model.num_experts_per_tok", 0, 4096, NULL) \
-    XX(MODEL_MOE_INTERMEDIATE_SIZE, "model.moe_intermediate_size", 0, KVB__P2(22), NULL) \
-    XX(MODEL_NUM_SHARED_EXPERTS, "model.num_shared_experts", 0, 256, NULL) \
-    XX(MODEL_SHARED_EXPERT_INTERMEDIATE_SIZE, "model.shared_expert_intermediate_size", 0, KVB__P2(22), NULL) \
-    XX(MODEL_FIRST_K_DENSE_REPLACE, "model.first_k_dense_replace", 0, 1024, NULL) \
-    XX(MODEL_MOE_LAYER_STEP, "model.moe_layer_step", 0, 1024, NULL) \
-    XX(MODEL_KV_LORA_RANK, "model.kv_lora_rank", 0, 65536, NULL) \
-    XX(MODEL_Q_LORA_RANK, "model.q_lora_rank", 0, 65536, NULL) \
-    XX(MODEL_QK_ROPE_HEAD_DIM, "model.qk_rope_head_dim", 0, 8192, NULL) \
-    XX(MODEL_QK_NOPE_HEAD_DIM, "model.qk_nope_head_dim", 0, 8192, NULL) \
-    XX(MODEL_V_HEAD_DIM, "model.v_head_dim", 0, 8192, NULL) \
-    XX(MODEL_SLIDING_WINDOW, "model.sliding_window", 0, KVB__P2(34), NULL) \
-    XX(MODEL_SLIDING_WINDOW_PATTERN, "model.sliding_window_pattern", 0, 1024, NULL) \
-    XX(MODEL_ATTENTION_CHUNK_SIZE, "model.attention_chunk_size", 0, KVB__P2(34), NULL) \
-    XX(MODEL_ATTENTION_CHUNK_PATTERN, "model.attention_chunk_pattern", 0, 1024, NULL) \
-    XX(QUANT_GROUP_SIZE, "quant.group_size", 0, 65536, "0 = one group per row") \
-    XX(GPU_TOTAL_BYTES, "gpu.total_bytes", KVB__P2(20), KVB__P2(50), NULL) \
-    XX(GPU_COUNT, "gpu.count", 1, 4096, NULL) \
-    XX(GPU_COMPUTE_CAPABILITY, "gpu.compute_capability", 0, 200, NULL) \
-    XX(GPU_FREE_BYTES, "gpu.free_bytes", 0, KVB__P2(50), "0 = unknown") \
-    XX(GPU_MULTIPROCESSOR_COUNT, "gpu.multiprocessor_count", 0, 1024, "0 = unknown") \
-    XX(SERVING_ENGINE_VERSION, "serving.engine_version", 0, 999999, "0 = newest") \
-    XX(SERVING_GPU_MEMORY_UTILIZATION, "serving.gpu_memory_utilization", 0, 1, "0 = engine default") \
-    XX(SERVING_MAX_MODEL_LEN, "serving.max_model_len", 0, KVB__P2(34), "0 = model maximum") \
-    XX(SERVING_CONCURRENCY, "serving.concurrency", 0, KVB__P2(24), NULL) \
-    XX(SERVING_TENSOR_PARALLEL_SIZE, "serving.tensor_parallel_size", 1, 1024, NULL) \
-    XX(SERVING_PIPELINE_PARALLEL_SIZE, "serving.pipeline_parallel_size", 1, 1024, NULL) \
-    XX(SERVING_BLOCK_SIZE, "serving.block_size", 1, 4096, NULL) \
-    XX(SERVING_ENFORCE_EAGER, "serving.enforce_eager", 0, 1, NULL) \
-    XX(SERVING_MAX_NUM_SEQS, "serving.max_num_seqs", 0, KVB__P2(24), "0 = engine default") \
-    XX(SERVING_MAX_NUM_BATCHED_TOKENS, "serving.max_num_batched_tokens", 0, KVB__P2(34), "0 = engine default") \
-    XX(SERVING_ENABLE_CHUNKED_PREFILL, "serving.enable_chunked_prefill", -1, 1, "-1 = engine default") \
-    XX(SERVING_DISABLE_HYBRID_KV_CACHE, "serving.disable_hybrid_kv_cache", 0, 1, NULL) \
-    XX(SERVING_ENABLE_EXPERT_PARALLEL, "serving.enable_expert_parallel", 0, 1, NULL) \
-    XX(SERVING_KV_CACHE_MEMORY_BYTES, "serving.kv_cache_memory_bytes", 0, KVB__P2(50), "0 = unset") \
-    XX(SERVING_CUDA_CONTEXT_BYTES, "serving.cuda_context_bytes", 0, KVB__P2(50), "or KVB_AUTO_BYTES") \
-    XX(SERVING_NON_TORCH_BYTES, "serving.non_torch_bytes", 0, KVB__P2(50), "or KVB_AUTO_BYTES") \
-    XX(SERVING_ACTIVATION_BYTES, "serving.activation_bytes", 0, KVB__P2(50), "or KVB_AUTO_BYTES") \
-    XX(SERVING_CUDAGRAPH_BYTES, "serving.cudagraph_bytes", 0, KVB__P2(50), "or KVB_AUTO_BYTES") \
-    XX(SERVING_WEIGHTS_BYTES, "serving.weights_bytes", 0, KVB__P2(50), "0 = from the inventory") \
-    XX(SERVING_LOADED_WEIGHTS_BYTES, "serving.loaded_weights_bytes", 0, KVB__P2(50), "0 = modelled")
+    XX(MODEL_NUM_HIDDEN_LAYERS, "model.num_hidden_layers", 1, 1024, NULL)      \
+    XX(MODEL_HIDDEN_SIZE, "model.hidden_size", 1, KVB__P2(20), NULL)           \
+    XX(MODEL_NUM_ATTENTION_HEADS, "model.num_attention_heads", 1, 4096, NULL)  \
+    XX(MODEL_NUM_KEY_VALUE_HEADS, "model.num_key_value_heads", 1, 4096, NULL)  \
+    XX(MODEL_HEAD_DIM, "model.head_dim", 0, 8192, "0 = hidden_size / heads")   \
+    XX(MODEL_INTERMEDIATE_SIZE, "model.intermediate_size", 0, KVB__P2(22),     \
+       NULL)                                                                   \
+    XX(MODEL_VOCAB_SIZE, "model.vocab_size", 1, KVB__P2(24), NULL)             \
+    XX(MODEL_MAX_POSITION_EMBEDDINGS, "model.max_position_embeddings", 1,      \
+       KVB__P2(34), NULL)                                                      \
+    XX(MODEL_POSITION_EMBEDDING_ROWS, "model.position_embedding_rows", 0,      \
+       KVB__P2(34), NULL)                                                      \
+    XX(MODEL_NUM_EXPERTS, "model.num_experts", 0, 4096, NULL)                  \
+    XX(MODEL_NUM_EXPERTS_PER_TOK, "model.num_experts_per_tok", 0, 4096, NULL)  \
+    XX(MODEL_MOE_INTERMEDIATE_SIZE, "model.moe_intermediate_size", 0,          \
+       KVB__P2(22), NULL)                                                      \
+    XX(MODEL_NUM_SHARED_EXPERTS, "model.num_shared_experts", 0, 256, NULL)     \
+    XX(MODEL_SHARED_EXPERT_INTERMEDIATE_SIZE,                                  \
+       "model.shared_expert_intermediate_size", 0, KVB__P2(22), NULL)          \
+    XX(MODEL_FIRST_K_DENSE_REPLACE, "model.first_k_dense_replace", 0, 1024,    \
+       NULL)                                                                   \
+    XX(MODEL_MOE_LAYER_STEP, "model.moe_layer_step", 0, 1024, NULL)            \
+    XX(MODEL_KV_LORA_RANK, "model.kv_lora_rank", 0, 65536, NULL)               \
+    XX(MODEL_Q_LORA_RANK, "model.q_lora_rank", 0, 65536, NULL)                 \
+    XX(MODEL_QK_ROPE_HEAD_DIM, "model.qk_rope_head_dim", 0, 8192, NULL)        \
+    XX(MODEL_QK_NOPE_HEAD_DIM, "model.qk_nope_head_dim", 0, 8192, NULL)        \
+    XX(MODEL_V_HEAD_DIM, "model.v_head_dim", 0, 8192, NULL)                    \
+    XX(MODEL_SLIDING_WINDOW, "model.sliding_window", 0, KVB__P2(34), NULL)     \
+    XX(MODEL_SLIDING_WINDOW_PATTERN, "model.sliding_window_pattern", 0, 1024,  \
+       NULL)                                                                   \
+    XX(MODEL_ATTENTION_CHUNK_SIZE, "model.attention_chunk_size", 0,            \
+       KVB__P2(34), NULL)                                                      \
+    XX(MODEL_ATTENTION_CHUNK_PATTERN, "model.attention_chunk_pattern", 0,      \
+       1024, NULL)                                                             \
+    XX(QUANT_GROUP_SIZE, "quant.group_size", 0, 65536,                         \
+       "0 = one group per row")                                                \
+    XX(GPU_TOTAL_BYTES, "gpu.total_bytes", KVB__P2(20), KVB__P2(50), NULL)     \
+    XX(GPU_COUNT, "gpu.count", 1, 4096, NULL)                                  \
+    XX(GPU_COMPUTE_CAPABILITY, "gpu.compute_capability", 0, 200, NULL)         \
+    XX(GPU_FREE_BYTES, "gpu.free_bytes", 0, KVB__P2(50), "0 = unknown")        \
+    XX(GPU_MULTIPROCESSOR_COUNT, "gpu.multiprocessor_count", 0, 1024,          \
+       "0 = unknown")                                                          \
+    XX(SERVING_ENGINE_VERSION, "serving.engine_version", 0, 999999,            \
+       "0 = newest")                                                           \
+    XX(SERVING_GPU_MEMORY_UTILIZATION, "serving.gpu_memory_utilization", 0, 1, \
+       "0 = engine default")                                                   \
+    XX(SERVING_MAX_MODEL_LEN, "serving.max_model_len", 0, KVB__P2(34),         \
+       "0 = model maximum")                                                    \
+    XX(SERVING_CONCURRENCY, "serving.concurrency", 0, KVB__P2(24), NULL)       \
+    XX(SERVING_TENSOR_PARALLEL_SIZE, "serving.tensor_parallel_size", 1, 1024,  \
+       NULL)                                                                   \
+    XX(SERVING_PIPELINE_PARALLEL_SIZE, "serving.pipeline_parallel_size", 1,    \
+       1024, NULL)                                                             \
+    XX(SERVING_BLOCK_SIZE, "serving.block_size", 1, 4096, NULL)                \
+    XX(SERVING_ENFORCE_EAGER, "serving.enforce_eager", 0, 1, NULL)             \
+    XX(SERVING_MAX_NUM_SEQS, "serving.max_num_seqs", 0, KVB__P2(24),           \
+       "0 = engine default")                                                   \
+    XX(SERVING_MAX_NUM_BATCHED_TOKENS, "serving.max_num_batched_tokens", 0,    \
+       KVB__P2(34), "0 = engine default")                                      \
+    XX(SERVING_ENABLE_CHUNKED_PREFILL, "serving.enable_chunked_prefill", -1,   \
+       1, "-1 = engine default")                                               \
+    XX(SERVING_DISABLE_HYBRID_KV_CACHE, "serving.disable_hybrid_kv_cache", 0,  \
+       1, NULL)                                                                \
+    XX(SERVING_ENABLE_EXPERT_PARALLEL, "serving.enable_expert_parallel", 0, 1, \
+       NULL)                                                                   \
+    XX(SERVING_KV_CACHE_MEMORY_BYTES, "serving.kv_cache_memory_bytes", 0,      \
+       KVB__P2(50), "0 = unset")                                               \
+    XX(SERVING_CUDA_CONTEXT_BYTES, "serving.cuda_context_bytes", 0,            \
+       KVB__P2(50), "or KVB_AUTO_BYTES")                                       \
+    XX(SERVING_NON_TORCH_BYTES, "serving.non_torch_bytes", 0, KVB__P2(50),     \
+       "or KVB_AUTO_BYTES")                                                    \
+    XX(SERVING_ACTIVATION_BYTES, "serving.activation_bytes", 0, KVB__P2(50),   \
+       "or KVB_AUTO_BYTES")                                                    \
+    XX(SERVING_CUDAGRAPH_BYTES, "serving.cudagraph_bytes", 0, KVB__P2(50),     \
+       "or KVB_AUTO_BYTES")                                                    \
+    XX(SERVING_WEIGHTS_BYTES, "serving.weights_bytes", 0, KVB__P2(50),         \
+       "0 = from the inventory")                                               \
+    XX(SERVING_LOADED_WEIGHTS_BYTES, "serving.loaded_weights_bytes", 0,        \
+       KVB__P2(50), "0 = modelled")
 
 typedef enum kvb__field {
 #define KVB__FIELD_ID(id, name, lo, hi, note) KVB__F_##id,
     KVB__FIELD_BOUNDS(KVB__FIELD_ID)
 #undef KVB__FIELD_ID
-    KVB__F_COUNT_
+        KVB__F_COUNT_
 } kvb__field;
 
 /* Check `value` against the bounds of field `id` (no string lookup). */
@@ -196,21 +224,21 @@ kvb_status kvb__model_load(const kvb_model *in, kvb_model *out, kvb_error *err);
 kvb_status kvb__quant_load(const kvb_quant *in, kvb_quant *out, kvb_error *err);
 /* Model and quant loads plus the TP/PP bounds, for the per-stage calls. */
 kvb_status kvb__load_split(const kvb_model *model, const kvb_quant *quant,
-                          uint32_t tp, uint32_t pp, kvb_model *m, kvb_quant *q,
-                          kvb_error *err);
+                           uint32_t tp, uint32_t pp, kvb_model *m, kvb_quant *q,
+                           kvb_error *err);
 
 /* ---- tensor inventory (inventory.c) ---- */
 
 /* One tensor as the inventory walk reports it; bytes come from quant.c. */
 typedef struct kvb__tdesc {
-    int32_t role;      /* kvb_tensor_role */
-    int32_t layer;     /* -1 outside the decoder layers */
-    int32_t split;     /* kvb_split */
-    int32_t of_role;   /* for BIAS / NORM: the role it belongs to */
-    uint64_t experts;  /* stacked experts, else 1 */
-    uint64_t rows;     /* out_features */
-    uint64_t cols;     /* in_features; 1 for vectors */
-    uint32_t ordinal;  /* index among tensors of the same role in its layer */
+    int32_t role;     /* kvb_tensor_role */
+    int32_t layer;    /* -1 outside the decoder layers */
+    int32_t split;    /* kvb_split */
+    int32_t of_role;  /* for BIAS / NORM: the role it belongs to */
+    uint64_t experts; /* stacked experts, else 1 */
+    uint64_t rows;    /* out_features */
+    uint64_t cols;    /* in_features; 1 for vectors */
+    uint32_t ordinal; /* index among tensors of the same role in its layer */
 } kvb__tdesc;
 
 /* Return non-zero to stop the walk early (value is passed back). */
@@ -220,10 +248,9 @@ typedef int (*kvb__tensor_fn)(void *ctx, const kvb__tdesc *t);
 int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx);
 /* Walk only the tensors of layers [first, last), plus the globals selected. */
 #define KVB__WALK_EMBED 1u
-#define KVB__WALK_HEAD 2u
-int kvb__inventory_walk_range(const kvb_model *m, uint32_t first,
-                              uint32_t last, unsigned globals,
-                              kvb__tensor_fn fn, void *ctx);
+#define KVB__WALK_HEAD  2u
+int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
+                              unsigned globals, kvb__tensor_fn fn, void *ctx);
 /* Hugging Face style name of a tensor. */
 void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
                       size_t cap);
@@ -234,7 +261,7 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
 typedef struct kvb__quant_ctx {
     const kvb_model *model;
     const kvb_quant *quant;
-    uint32_t attn_v_seen; /* llama.cpp's i_attention_wv counter */
+    uint32_t attn_v_seen;  /* llama.cpp's i_attention_wv counter */
     uint32_t attn_v_total; /* n_attention_wv */
 } kvb__quant_ctx;
 
@@ -269,13 +296,13 @@ kvb_status kvb__stage_weights(const kvb_model *m, const kvb_quant *q,
 
 /* The KV-cache shape of one pipeline stage on one TP rank. */
 typedef struct kvb__kv_stage {
-    uint32_t layers[3];      /* attention layers by kvb__attn_kind */
-    uint64_t page_bytes;     /* one block of one layer */
-    uint64_t token_bytes;    /* one token across the stage's layers */
-    uint64_t window;         /* sliding window (tokens) */
-    uint64_t chunk;          /* attention chunk (tokens) */
-    uint32_t group_size;     /* layers per KV-cache group */
-    uint32_t groups[3];      /* groups by kvb__attn_kind */
+    uint32_t layers[3];   /* attention layers by kvb__attn_kind */
+    uint64_t page_bytes;  /* one block of one layer */
+    uint64_t token_bytes; /* one token across the stage's layers */
+    uint64_t window;      /* sliding window (tokens) */
+    uint64_t chunk;       /* attention chunk (tokens) */
+    uint32_t group_size;  /* layers per KV-cache group */
+    uint32_t groups[3];   /* groups by kvb__attn_kind */
     uint32_t n_groups;
 } kvb__kv_stage;
 
@@ -302,9 +329,9 @@ typedef struct kvb__engine_in {
     const kvb_model *model;
     const kvb_quant *quant;
     const kvb_gpu *gpu;
-    kvb_serving s;          /* resolved copy */
+    kvb_serving s; /* resolved copy */
     int32_t accounting;
-    uint32_t version;       /* packed; 0 newest */
+    uint32_t version;         /* packed; 0 newest */
     uint64_t inventory_bytes; /* the inventory's checkpoint bytes */
     uint32_t gpu_names; /* KVB__GPU_NAMES_* of gpu->name; 0: not looked at */
 } kvb__engine_in;
@@ -322,8 +349,8 @@ uint64_t kvb__vllm_startup_reserved(const kvb__engine_in *in);
 /* KV needed for one request of `len` tokens on a stage, as the check does. */
 uint64_t kvb__vllm_needed_bytes(const kvb__engine_in *in,
                                 const kvb__kv_stage *ks, uint64_t len);
-uint64_t kvb__vllm_num_blocks(const kvb__engine_in *in,
-                              const kvb__kv_stage *ks, uint64_t available);
+uint64_t kvb__vllm_num_blocks(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                              uint64_t available);
 void kvb__vllm_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
                       uint64_t num_blocks, uint64_t *tokens,
                       double *concurrency);
@@ -347,7 +374,7 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
 
 typedef struct kvb__model_row {
     const char *name;
-    const char *aliases;       /* comma-separated alternate names */
+    const char *aliases; /* comma-separated alternate names */
     const char *source;
     uint64_t published_params; /* the figure the test compares against */
     kvb_model m;               /* struct_size unused */
@@ -361,7 +388,7 @@ bool kvb__name_matches(const char *name, const char *canonical,
 
 typedef struct kvb__gpu_row {
     const char *name;
-    const char *aliases;    /* comma-separated alternate names */
+    const char *aliases; /* comma-separated alternate names */
     const char *source;
     uint64_t total_bytes;
     uint32_t compute_capability;
@@ -371,7 +398,7 @@ typedef struct kvb__gpu_row {
 typedef struct kvb__instance_row {
     const char *name;
     const char *cloud;
-    const char *gpu;        /* a GPU preset name */
+    const char *gpu; /* a GPU preset name */
     uint32_t gpu_count;
     uint32_t vcpus;
     uint64_t host_memory_bytes;
@@ -413,8 +440,7 @@ bool kvb__nvidia_version(const char *text, char *out, size_t cap);
 /* A loaded CUDA driver, one per call: no global state (probe.c). */
 typedef struct kvb__cuda kvb__cuda;
 /* dlopen `library` (NULL: "libcuda.so.1") and cuInit; *out is malloc'ed. */
-kvb_status kvb__cuda_open(const char *library, kvb__cuda **out,
-                          kvb_error *err);
+kvb_status kvb__cuda_open(const char *library, kvb__cuda **out, kvb_error *err);
 /* Release the context taken by kvb__cuda_device, restore, unload. */
 void kvb__cuda_close(kvb__cuda *cu);
 kvb_status kvb__cuda_count(kvb__cuda *cu, uint32_t *count, kvb_error *err);
@@ -454,10 +480,10 @@ typedef struct kvb__reader {
     kvb_quant quant;
     kvb_read_info info;
     kvb_error *err;
-    char source[128];   /* the file being read; "" for buffers */
-    const char *json;   /* JSON text being read, or NULL */
+    char source[128]; /* the file being read; "" for buffers */
+    const char *json; /* JSON text being read, or NULL */
     size_t json_len;
-    uint64_t json_base; /* file offset of json[0] */
+    uint64_t json_base;                     /* file offset of json[0] */
     int64_t where[KVB_READ_FIELD_LAST_][3]; /* line, column, offset; -1 */
     kvb__tensor_seen_fn on_tensor;          /* NULL: none */
     void *on_tensor_ctx;
@@ -480,8 +506,8 @@ kvb_status kvb__read_outputs_check(const kvb_model *model,
                                    const kvb_quant *quant,
                                    const kvb_read_info *info, kvb_error *err);
 /* Validate the model read and copy the results out. */
-kvb_status kvb__read_finish(kvb__reader *r, kvb_model *model,
-                            kvb_quant *quant, kvb_read_info *info);
+kvb_status kvb__read_finish(kvb__reader *r, kvb_model *model, kvb_quant *quant,
+                            kvb_read_info *info);
 /* Sum into a counter, failing with KVB_EOVERFLOW naming `what`. */
 kvb_status kvb__read_add(kvb__reader *r, uint64_t *sum, uint64_t add,
                          const char *what);
@@ -489,8 +515,7 @@ kvb_status kvb__read_add(kvb__reader *r, uint64_t *sum, uint64_t add,
 /* JSON: size and depth checked, then parsed by jansson; errors carry line,
  * column and offset (json_base + position). */
 kvb_status kvb__json_load(kvb__reader *r, const char *text, size_t len,
-                          uint64_t base, const char *what,
-                          struct json_t **out);
+                          uint64_t base, const char *what, struct json_t **out);
 /* Position (line, column, offset) of the value at `path` in r->json; path
  * items are object keys or "[i]" for array elements.  False when absent. */
 bool kvb__json_locate(const kvb__reader *r, const char *const *path,
@@ -522,8 +547,8 @@ uint32_t kvb__st_dtype_bits(const char *dtype);
  * name (validated: a plain file name); total_size is 0 when absent. */
 typedef kvb_status (*kvb__shard_fn)(void *ctx, const char *name);
 kvb_status kvb__st_index_read(kvb__reader *r, const char *json, size_t len,
-                              kvb__shard_fn fn, void *ctx,
-                              uint64_t *total_size, uint64_t *entries);
+                              kvb__shard_fn fn, void *ctx, uint64_t *total_size,
+                              uint64_t *entries);
 
 /* GGUF: `len` bytes of a file of `file_len` bytes.  When the header runs
  * past `len` but not past `file_len`, fails with KVB_EPARSE and sets
@@ -545,16 +570,15 @@ const char *kvb__ggml_type_name(uint32_t type);
 /* What vLLM's batch defaults read of a GPU's name, found once per GPU
  * rather than per plan (kvb__vllm_gpu_names). */
 #define KVB__GPU_NAMES_KNOWN 1u /* the other bits are valid */
-#define KVB__GPU_NAMES_A100 2u  /* the name contains "a100" */
-#define KVB__GPU_NAMES_H100 4u  /* the name contains "h100" or "h200" */
+#define KVB__GPU_NAMES_A100  2u /* the name contains "a100" */
+#define KVB__GPU_NAMES_H100  4u /* the name contains "h100" or "h200" */
 uint32_t kvb__vllm_gpu_names(const kvb_gpu *g);
 
 /* What kvb__vllm_loaded_weights reads of the GPU, as a small key (the
  * MXFP4 kernel family; 0 when none applies). */
 uint32_t kvb__vllm_weights_gpu_key(const kvb__engine_in *in);
 /* kvb__vllm_cudagraph for a stage of `layers` layers (no division). */
-uint64_t kvb__vllm_cudagraph_layers(const kvb__engine_in *in,
-                                    uint32_t layers);
+uint64_t kvb__vllm_cudagraph_layers(const kvb__engine_in *in, uint32_t layers);
 /* Layers of each kvb__attn_kind among [first, last), counted without
  * walking them (hybrid == false: all full attention). */
 void kvb__kv_count_kinds(const kvb_model *m, uint32_t first, uint32_t last,
@@ -582,7 +606,7 @@ typedef struct kvb__stage_memo {
     kvb_status weights_st;
     uint64_t weights; /* kvb__stage_weights */
     struct {
-        uint64_t in, out; /* inventory bytes -> kvb__vllm_loaded_weights */
+        uint64_t in, out;   /* inventory bytes -> kvb__vllm_loaded_weights */
         uint32_t gpu, used; /* kvb__vllm_weights_gpu_key */
     } load[KVB__STAGE_MEMO_SLOTS];
     uint32_t load_next;
@@ -598,8 +622,8 @@ typedef struct kvb__stage_memo {
     uint64_t kv_whole, kv_per_gpu;
 } kvb__stage_memo;
 
-void kvb__stage_memo_init(kvb__stage_memo *mm, const kvb_model *m,
-                          uint32_t pp, uint32_t stage);
+void kvb__stage_memo_init(kvb__stage_memo *mm, const kvb_model *m, uint32_t pp,
+                          uint32_t stage);
 
 /* The checkpoint totals of one (model, quant). */
 typedef struct kvb__model_memo {

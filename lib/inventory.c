@@ -22,8 +22,7 @@ static void emit(walker *w, int32_t role, int32_t layer, int32_t split,
 {
     if (w->stop || rows == 0 || cols == 0 || experts == 0)
         return;
-    kvb__tdesc t = {role,    layer, split, of_role, experts,
-                    rows,    cols,  ordinal};
+    kvb__tdesc t = {role, layer, split, of_role, experts, rows, cols, ordinal};
     w->stop = w->fn(w->ctx, &t);
 }
 
@@ -98,10 +97,10 @@ static void attention(walker *w, int32_t i)
     } else {
         linear(w, KVB_ROLE_ATTN_Q, i, KVB_SPLIT_COLUMN, 1, q, m->hidden_size,
                qkv_bias);
-        linear(w, KVB_ROLE_ATTN_K, i, KVB_SPLIT_KV_HEADS, 1, kv,
-               m->hidden_size, qkv_bias);
-        linear(w, KVB_ROLE_ATTN_V, i, KVB_SPLIT_KV_HEADS, 1, kv,
-               m->hidden_size, qkv_bias);
+        linear(w, KVB_ROLE_ATTN_K, i, KVB_SPLIT_KV_HEADS, 1, kv, m->hidden_size,
+               qkv_bias);
+        linear(w, KVB_ROLE_ATTN_V, i, KVB_SPLIT_KV_HEADS, 1, kv, m->hidden_size,
+               qkv_bias);
     }
     if (has(m, KVB_MODEL_QK_NORM)) {
         emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, hd, 1,
@@ -112,8 +111,8 @@ static void attention(walker *w, int32_t i)
     linear(w, KVB_ROLE_ATTN_O, i, KVB_SPLIT_ROW, 1, m->hidden_size, q,
            has(m, KVB_MODEL_ATTN_O_BIAS));
     if (has(m, KVB_MODEL_ATTN_SINKS))
-        emit(w, KVB_ROLE_SINKS, i, KVB_SPLIT_COLUMN, 1,
-             m->num_attention_heads, 1, KVB_ROLE_SINKS, 0);
+        emit(w, KVB_ROLE_SINKS, i, KVB_SPLIT_COLUMN, 1, m->num_attention_heads,
+             1, KVB_ROLE_SINKS, 0);
 }
 
 /* gate/up/down (or fc1/fc2) of `experts` stacked MLPs of width `width`. */
@@ -130,15 +129,15 @@ static void mlp(walker *w, int32_t i, uint64_t experts, uint64_t width,
                    has(m, KVB_MODEL_FUSED_GATE_UP)) {
             /* gpt-oss stores gate and up of the experts as one tensor;
              * the bytes are the same, only the walk is one entry longer. */
-            linear(w, gate, i, KVB_SPLIT_COLUMN, experts, width,
-                   m->hidden_size, bias);
-            linear(w, up, i, KVB_SPLIT_COLUMN, experts, width,
-                   m->hidden_size, bias);
+            linear(w, gate, i, KVB_SPLIT_COLUMN, experts, width, m->hidden_size,
+                   bias);
+            linear(w, up, i, KVB_SPLIT_COLUMN, experts, width, m->hidden_size,
+                   bias);
         } else {
-            linear(w, gate, i, KVB_SPLIT_COLUMN, experts, width,
-                   m->hidden_size, bias);
-            linear(w, up, i, KVB_SPLIT_COLUMN, experts, width,
-                   m->hidden_size, bias);
+            linear(w, gate, i, KVB_SPLIT_COLUMN, experts, width, m->hidden_size,
+                   bias);
+            linear(w, up, i, KVB_SPLIT_COLUMN, experts, width, m->hidden_size,
+                   bias);
         }
     } else {
         linear(w, up, i, KVB_SPLIT_COLUMN, experts, width, m->hidden_size,
@@ -182,21 +181,19 @@ static void layer(walker *w, uint32_t i)
     if (kvb__layer_is_moe(m, i))
         moe(w, li);
     else
-        mlp(w, li, 1, m->intermediate_size, KVB_ROLE_MLP_GATE,
-            KVB_ROLE_MLP_UP, KVB_ROLE_MLP_DOWN);
+        mlp(w, li, 1, m->intermediate_size, KVB_ROLE_MLP_GATE, KVB_ROLE_MLP_UP,
+            KVB_ROLE_MLP_DOWN);
 }
 
-int kvb__inventory_walk_range(const kvb_model *m, uint32_t first,
-                              uint32_t last, unsigned globals,
-                              kvb__tensor_fn fn, void *ctx)
+int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
+                              unsigned globals, kvb__tensor_fn fn, void *ctx)
 {
     walker w = {m, fn, ctx, 0};
     if (globals & KVB__WALK_EMBED) {
         emit(&w, KVB_ROLE_EMBED, -1, KVB_SPLIT_VOCAB, 1, m->vocab_size,
              m->hidden_size, KVB_ROLE_EMBED, 0);
         emit(&w, KVB_ROLE_POS_EMBED, -1, KVB_SPLIT_REPLICATED, 1,
-             m->position_embedding_rows, m->hidden_size, KVB_ROLE_POS_EMBED,
-             0);
+             m->position_embedding_rows, m->hidden_size, KVB_ROLE_POS_EMBED, 0);
     }
     for (uint32_t i = first; i < last && !w.stop; i++)
         layer(&w, i);
@@ -212,8 +209,7 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first,
 int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx)
 {
     return kvb__inventory_walk_range(m, 0, m->num_hidden_layers,
-                                     KVB__WALK_EMBED | KVB__WALK_HEAD, fn,
-                                     ctx);
+                                     KVB__WALK_EMBED | KVB__WALK_HEAD, fn, ctx);
 }
 
 /* ---- names ---- */
@@ -230,7 +226,8 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
         return falcon ? "self_attention.query_key_value" : "self_attn.qkv_proj";
     case KVB_ROLE_ATTN_O:
         return falcon ? "self_attention.dense"
-                      : opt ? "self_attn.out_proj" : "self_attn.o_proj";
+               : opt  ? "self_attn.out_proj"
+                      : "self_attn.o_proj";
     case KVB_ROLE_MLA_Q_A: return "self_attn.q_a_proj";
     case KVB_ROLE_MLA_Q_B: return "self_attn.q_b_proj";
     case KVB_ROLE_MLA_KV_A: return "self_attn.kv_a_proj_with_mqa";
@@ -301,12 +298,8 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
     case KVB_ROLE_POS_EMBED:
         snprintf(buf, cap, "%s.embed_positions.weight", root);
         return;
-    case KVB_ROLE_LM_HEAD:
-        snprintf(buf, cap, "lm_head.weight");
-        return;
-    case KVB_ROLE_NORM:
-        norm_name(m, t, prefix, buf, cap);
-        return;
+    case KVB_ROLE_LM_HEAD: snprintf(buf, cap, "lm_head.weight"); return;
+    case KVB_ROLE_NORM: norm_name(m, t, prefix, buf, cap); return;
     case KVB_ROLE_BIAS:
         snprintf(buf, cap, "%s.%s.bias", prefix, role_suffix(m, t->of_role));
         return;
@@ -393,7 +386,8 @@ kvb_status kvb_model_tensor_get(const kvb_model *model, const kvb_quant *quant,
     if (!kvb__inventory_walk(&m, pick_with_storage, &c))
         return kvb__fail(err, KVB_ERANGE, "index",
                          "index (%zu) is past the last tensor; allowed: "
-                         "0..%zu", index, c.seen ? c.seen - 1 : 0);
+                         "0..%zu",
+                         index, c.seen ? c.seen - 1 : 0);
     const kvb__tdesc *t = &c.found;
     kvb__tensor_name(&m, t, out.name, sizeof out.name);
     out.role = t->role;

@@ -94,16 +94,16 @@ void kvb__kv_count_kinds(const kvb_model *m, uint32_t first, uint32_t last,
             global = multiples(first, last, pc);
         counts[KVB__ATTN_CHUNKED] = rest - global;
     }
-    counts[KVB__ATTN_FULL] = n - counts[KVB__ATTN_SLIDING] -
-                             counts[KVB__ATTN_CHUNKED];
+    counts[KVB__ATTN_FULL] =
+        n - counts[KVB__ATTN_SLIDING] - counts[KVB__ATTN_CHUNKED];
 }
 
 void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                         uint32_t first, uint32_t last, uint32_t block_size,
                         bool hybrid, kvb__kv_stage *ks)
 {
-    *ks = (kvb__kv_stage){{0}, 0, 0, m->sliding_window,
-                          m->attention_chunk_size, 0, {0}, 0};
+    *ks = (kvb__kv_stage){
+        {0}, 0, 0, m->sliding_window, m->attention_chunk_size, 0, {0}, 0};
     kvb__kv_count_kinds(m, first, last, hybrid, ks->layers);
     uint64_t elems = layer_elems_per_token(m, tp);
     uint64_t b = kvb__dtype_bytes(kvb__kv_dtype(m, q));
@@ -123,8 +123,7 @@ void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
         return; /* attention-free stage */
     ks->group_size = (double)hi < 1.5 * (double)lo ? hi : lo;
     for (int k = 0; k < 3; k++) {
-        ks->groups[k] =
-            (uint32_t)kvb__cdiv(ks->layers[k], ks->group_size);
+        ks->groups[k] = (uint32_t)kvb__cdiv(ks->layers[k], ks->group_size);
         ks->n_groups += ks->groups[k];
     }
 }
@@ -140,8 +139,7 @@ uint64_t kvb__kv_blocks_per_layer(const kvb__kv_stage *ks, int kind,
         return kvb__cdiv(kvb__min(ks->window - 1 + mnbt, len), block_size) + 1;
     case KVB__ATTN_CHUNKED:
         return kvb__cdiv(kvb__min(ks->chunk + mnbt, len), block_size);
-    default:
-        return kvb__cdiv(len, block_size);
+    default: return kvb__cdiv(len, block_size);
     }
 }
 

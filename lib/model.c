@@ -26,25 +26,35 @@ typedef struct name_row {
 /* First row of each value is its canonical name; later rows are aliases
  * (Hugging Face model_type spellings). */
 static const name_row arch_names[] = {
-    {KVB_ARCH_GENERIC, "generic"},     {KVB_ARCH_LLAMA, "llama"},
-    {KVB_ARCH_LLAMA4, "llama4"},       {KVB_ARCH_LLAMA4, "llama4_text"},
-    {KVB_ARCH_MISTRAL, "mistral"},     {KVB_ARCH_MIXTRAL, "mixtral"},
-    {KVB_ARCH_QWEN2, "qwen2"},         {KVB_ARCH_QWEN3, "qwen3"},
-    {KVB_ARCH_QWEN3_MOE, "qwen3_moe"}, {KVB_ARCH_GEMMA2, "gemma2"},
-    {KVB_ARCH_GEMMA3, "gemma3"},       {KVB_ARCH_GEMMA3, "gemma3_text"},
-    {KVB_ARCH_PHI3, "phi3"},           {KVB_ARCH_DEEPSEEK_V3, "deepseek_v3"},
-    {KVB_ARCH_DEEPSEEK_V3, "deepseek_v2"}, {KVB_ARCH_GPT_OSS, "gpt_oss"},
-    {KVB_ARCH_FALCON, "falcon"},       {KVB_ARCH_OPT, "opt"},
-    {KVB_ARCH_GPT_NEOX, "gpt_neox"},   {KVB_ARCH_QWEN2_MOE, "qwen2_moe"},
+    {KVB_ARCH_GENERIC, "generic"},
+    {KVB_ARCH_LLAMA, "llama"},
+    {KVB_ARCH_LLAMA4, "llama4"},
+    {KVB_ARCH_LLAMA4, "llama4_text"},
+    {KVB_ARCH_MISTRAL, "mistral"},
+    {KVB_ARCH_MIXTRAL, "mixtral"},
+    {KVB_ARCH_QWEN2, "qwen2"},
+    {KVB_ARCH_QWEN3, "qwen3"},
+    {KVB_ARCH_QWEN3_MOE, "qwen3_moe"},
+    {KVB_ARCH_GEMMA2, "gemma2"},
+    {KVB_ARCH_GEMMA3, "gemma3"},
+    {KVB_ARCH_GEMMA3, "gemma3_text"},
+    {KVB_ARCH_PHI3, "phi3"},
+    {KVB_ARCH_DEEPSEEK_V3, "deepseek_v3"},
+    {KVB_ARCH_DEEPSEEK_V3, "deepseek_v2"},
+    {KVB_ARCH_GPT_OSS, "gpt_oss"},
+    {KVB_ARCH_FALCON, "falcon"},
+    {KVB_ARCH_OPT, "opt"},
+    {KVB_ARCH_GPT_NEOX, "gpt_neox"},
+    {KVB_ARCH_QWEN2_MOE, "qwen2_moe"},
 };
 
 static const name_row dtype_names[] = {
-    {KVB_DTYPE_AUTO, "auto"},      {KVB_DTYPE_FP32, "fp32"},
-    {KVB_DTYPE_FP32, "float32"},   {KVB_DTYPE_FP32, "float"},
-    {KVB_DTYPE_FP16, "fp16"},      {KVB_DTYPE_FP16, "float16"},
-    {KVB_DTYPE_FP16, "half"},      {KVB_DTYPE_BF16, "bf16"},
-    {KVB_DTYPE_BF16, "bfloat16"},  {KVB_DTYPE_FP8, "fp8"},
-    {KVB_DTYPE_FP8, "fp8_e4m3"},   {KVB_DTYPE_FP8, "float8_e4m3fn"},
+    {KVB_DTYPE_AUTO, "auto"},     {KVB_DTYPE_FP32, "fp32"},
+    {KVB_DTYPE_FP32, "float32"},  {KVB_DTYPE_FP32, "float"},
+    {KVB_DTYPE_FP16, "fp16"},     {KVB_DTYPE_FP16, "float16"},
+    {KVB_DTYPE_FP16, "half"},     {KVB_DTYPE_BF16, "bf16"},
+    {KVB_DTYPE_BF16, "bfloat16"}, {KVB_DTYPE_FP8, "fp8"},
+    {KVB_DTYPE_FP8, "fp8_e4m3"},  {KVB_DTYPE_FP8, "float8_e4m3fn"},
 };
 
 static const char *name_of(const name_row *rows, size_t n, int value)
@@ -59,16 +69,18 @@ static kvb_status find_name(const name_row *rows, size_t n, const char *name,
                             int32_t *out, const char *field, kvb_error *err)
 {
     if (!name || !out)
-        return kvb__fail(err, KVB_EINVAL, field, "%s: name and out must not "
-                                                 "be NULL", field);
+        return kvb__fail(err, KVB_EINVAL, field,
+                         "%s: name and out must not "
+                         "be NULL",
+                         field);
     for (size_t i = 0; i < n; i++) {
         if (kvb__strcasecmp(rows[i].name, name) == 0) {
             *out = rows[i].value;
             return KVB_OK;
         }
     }
-    return kvb__fail(err, KVB_ENOTFOUND, field, "%s (%s) is not known",
-                     field, name);
+    return kvb__fail(err, KVB_ENOTFOUND, field, "%s (%s) is not known", field,
+                     name);
 }
 
 const char *kvb_arch_name(int arch)
@@ -96,12 +108,9 @@ kvb_status kvb_dtype_find(const char *name, int32_t *dtype, kvb_error *err)
 uint32_t kvb__dtype_bytes(int32_t dtype)
 {
     switch (dtype) {
-    case KVB_DTYPE_FP32:
-        return 4;
-    case KVB_DTYPE_FP8:
-        return 1;
-    default:
-        return 2;
+    case KVB_DTYPE_FP32: return 4;
+    case KVB_DTYPE_FP8: return 1;
+    default: return 2;
     }
 }
 
@@ -194,7 +203,9 @@ typedef struct u64_field {
 } u64_field;
 
 #define MF(id, f)                                                              \
-    {KVB__F_MODEL_##id, offsetof(kvb_model, f), sizeof(((kvb_model *)0)->f)}
+    {                                                                          \
+        KVB__F_MODEL_##id, offsetof(kvb_model, f), sizeof(((kvb_model *)0)->f) \
+    }
 static const u64_field model_fields[] = {
     MF(NUM_HIDDEN_LAYERS, num_hidden_layers),
     MF(HIDDEN_SIZE, hidden_size),
@@ -227,29 +238,33 @@ static const u64_field model_fields[] = {
 static kvb_status check_ranges(const kvb_model *m, kvb_error *err)
 {
     for (size_t i = 0; i < KVB__ARRAY_LEN(model_fields); i++) {
-        kvb_status st = kvb__check_field(err, model_fields[i].id,
-                                         kvb__load_uint(m, model_fields[i].offset,
-                                                        model_fields[i].size));
+        kvb_status st = kvb__check_field(
+            err, model_fields[i].id,
+            kvb__load_uint(m, model_fields[i].offset, model_fields[i].size));
         if (st)
             return st;
     }
     if (m->arch < 0 || m->arch >= KVB_ARCH_LAST_)
         return kvb__fail(err, KVB_ERANGE, "model.arch",
                          "model.arch (%d) is not a kvb_arch value; allowed: "
-                         "0..%d", m->arch, KVB_ARCH_LAST_ - 1);
+                         "0..%d",
+                         m->arch, KVB_ARCH_LAST_ - 1);
     if (m->dtype < 0 || m->dtype >= KVB_DTYPE_LAST_ ||
         m->dtype == KVB_DTYPE_FP8)
         return kvb__fail(err, KVB_ERANGE, "model.dtype",
                          "model.dtype (%d) is not a checkpoint dtype; "
-                         "allowed: auto, fp32, fp16, bf16", m->dtype);
+                         "allowed: auto, fp32, fp16, bf16",
+                         m->dtype);
     if (m->flags & ~KVB_MODEL_FLAGS_ALL_)
         return kvb__fail(err, KVB_ERANGE, "model.flags",
                          "model.flags (0x%x) has unknown bits; allowed: "
-                         "KVB_MODEL_* bits", m->flags);
+                         "KVB_MODEL_* bits",
+                         m->flags);
     if (m->tie_word_embeddings > 1)
         return kvb__fail(err, KVB_ERANGE, "model.tie_word_embeddings",
                          "model.tie_word_embeddings (%u) is not a boolean; "
-                         "allowed: 0, 1", m->tie_word_embeddings);
+                         "allowed: 0, 1",
+                         m->tie_word_embeddings);
     return KVB_OK;
 }
 
@@ -289,8 +304,7 @@ static kvb_status check_mlp(const kvb_model *m, kvb_error *err)
                          (unsigned long long)1 << 22);
     if (m->num_experts == 0)
         return KVB_OK;
-    if (m->num_experts_per_tok == 0 ||
-        m->num_experts_per_tok > m->num_experts)
+    if (m->num_experts_per_tok == 0 || m->num_experts_per_tok > m->num_experts)
         return kvb__fail(err, KVB_ERANGE, "model.num_experts_per_tok",
                          "model.num_experts_per_tok (%u) must be within the "
                          "experts; allowed: 1..%u",
@@ -356,13 +370,12 @@ static int count_tensor(void *vctx, const kvb__tdesc *t)
     count_ctx *c = vctx;
     uint64_t one = t->rows * t->cols;
     c->total += one * t->experts;
-    bool routed = t->experts > 1 || t->role == KVB_ROLE_EXPERT_GATE ||
-                  t->role == KVB_ROLE_EXPERT_UP ||
-                  t->role == KVB_ROLE_EXPERT_DOWN ||
-                  (t->role == KVB_ROLE_BIAS &&
-                   (t->of_role == KVB_ROLE_EXPERT_GATE ||
-                    t->of_role == KVB_ROLE_EXPERT_UP ||
-                    t->of_role == KVB_ROLE_EXPERT_DOWN));
+    bool routed =
+        t->experts > 1 || t->role == KVB_ROLE_EXPERT_GATE ||
+        t->role == KVB_ROLE_EXPERT_UP || t->role == KVB_ROLE_EXPERT_DOWN ||
+        (t->role == KVB_ROLE_BIAS && (t->of_role == KVB_ROLE_EXPERT_GATE ||
+                                      t->of_role == KVB_ROLE_EXPERT_UP ||
+                                      t->of_role == KVB_ROLE_EXPERT_DOWN));
     c->active += routed ? one * c->m->num_experts_per_tok : one * t->experts;
     return 0;
 }

@@ -15,12 +15,10 @@ const char *kvb_verdict_name(int verdict)
 {
     switch (verdict) {
 #define KVB__VERDICT_CODE(name, num, code, text)                               \
-    case KVB_VERDICT_##name:                                                   \
-        return code;
+    case KVB_VERDICT_##name: return code;
         KVB_VERDICT_MAP(KVB__VERDICT_CODE)
 #undef KVB__VERDICT_CODE
-    default:
-        return NULL;
+    default: return NULL;
     }
 }
 
@@ -28,12 +26,10 @@ const char *kvb_verdict_reason(int verdict)
 {
     switch (verdict) {
 #define KVB__VERDICT_TEXT(name, num, code, text)                               \
-    case KVB_VERDICT_##name:                                                   \
-        return text;
+    case KVB_VERDICT_##name: return text;
         KVB_VERDICT_MAP(KVB__VERDICT_TEXT)
 #undef KVB__VERDICT_TEXT
-    default:
-        return NULL;
+    default: return NULL;
     }
 }
 
@@ -48,31 +44,36 @@ static bool parallelism_bad(const kvb_model *m, uint32_t gpu_count,
     uint32_t kv = m->num_key_value_heads;
     if ((uint64_t)tp * pp > gpu_count) {
         if (msg)
-            snprintf(msg, cap, "tensor_parallel_size %u x "
-                               "pipeline_parallel_size %u needs %u GPUs; %u "
-                               "available",
+            snprintf(msg, cap,
+                     "tensor_parallel_size %u x "
+                     "pipeline_parallel_size %u needs %u GPUs; %u "
+                     "available",
                      tp, pp, tp * pp, gpu_count);
     } else if (m->num_attention_heads % tp != 0) {
         if (msg)
-            snprintf(msg, cap, "Total number of attention heads (%u) must be "
-                               "divisible by tensor parallel size (%u).",
+            snprintf(msg, cap,
+                     "Total number of attention heads (%u) must be "
+                     "divisible by tensor parallel size (%u).",
                      m->num_attention_heads, tp);
     } else if (!kvb__is_mla(m) && (kv >= tp ? kv % tp : tp % kv) != 0) {
         if (msg)
-            snprintf(msg, cap, "num_key_value_heads (%u) and "
-                               "tensor_parallel_size (%u) must divide one "
-                               "another",
+            snprintf(msg, cap,
+                     "num_key_value_heads (%u) and "
+                     "tensor_parallel_size (%u) must divide one "
+                     "another",
                      kv, tp);
     } else if (pp > m->num_hidden_layers) {
         if (msg)
-            snprintf(msg, cap, "pipeline_parallel_size %u exceeds the %u "
-                               "layers",
+            snprintf(msg, cap,
+                     "pipeline_parallel_size %u exceeds the %u "
+                     "layers",
                      pp, m->num_hidden_layers);
     } else if (m->intermediate_size % tp != 0 ||
                (!s->enable_expert_parallel && m->moe_intermediate_size % tp)) {
         if (msg)
-            snprintf(msg, cap, "tensor_parallel_size %u does not divide the "
-                               "MLP width (%llu / %llu)",
+            snprintf(msg, cap,
+                     "tensor_parallel_size %u does not divide the "
+                     "MLP width (%llu / %llu)",
                      tp, (unsigned long long)m->intermediate_size,
                      (unsigned long long)m->moe_intermediate_size);
     } else {
@@ -83,16 +84,15 @@ static bool parallelism_bad(const kvb_model *m, uint32_t gpu_count,
 
 /* ---- one pipeline stage ---- */
 
-void kvb__stage_memo_init(kvb__stage_memo *mm, const kvb_model *m,
-                          uint32_t pp, uint32_t stage)
+void kvb__stage_memo_init(kvb__stage_memo *mm, const kvb_model *m, uint32_t pp,
+                          uint32_t stage)
 {
     memset(mm, 0, sizeof *mm);
     mm->stage = stage;
     for (int k = 0; k < KVB__STAGE_MEMO_SLOTS; k++)
         mm->act[k].v0 = 2; /* empty */
     if (stage < pp)
-        kvb__pp_layers(m->num_hidden_layers, stage, pp, &mm->first,
-                       &mm->last);
+        kvb__pp_layers(m->num_hidden_layers, stage, pp, &mm->first, &mm->last);
 }
 
 /* kvb__vllm_loaded_weights, kept by what it reads of the GPU (the only
@@ -116,8 +116,7 @@ static uint64_t memo_loaded(const kvb__engine_in *in, kvb__stage_memo *mm,
 
 /* kvb__vllm_activation, kept by the batch limits and the release line: a
  * sweep over GPUs alternates their batch defaults. */
-static uint64_t memo_activation(const kvb__engine_in *in,
-                                kvb__stage_memo *mm)
+static uint64_t memo_activation(const kvb__engine_in *in, kvb__stage_memo *mm)
 {
     const kvb_serving *s = &in->s;
     uint32_t v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
@@ -181,8 +180,8 @@ static kvb_status plan_stage(const kvb__engine_in *in, kvb__stage_memo *mm,
                                          : memo_loaded(in, mm, r->weights);
     r->activation = memo_activation(in, mm);
     r->cudagraph = kvb__vllm_cudagraph_layers(in, mm->last - mm->first);
-    bool hybrid = in->accounting != KVB_ACCOUNTING_VLLM_V0 &&
-                  !s->disable_hybrid_kv_cache;
+    bool hybrid =
+        in->accounting != KVB_ACCOUNTING_VLLM_V0 && !s->disable_hybrid_kv_cache;
     r->ks = memo_kv(in, mm, hybrid);
     uint64_t non_kv = r->weights + r->activation + non_torch;
     if (in->accounting == KVB_ACCOUNTING_VLLM_V1_021)
@@ -200,8 +199,8 @@ static kvb_status plan_stage(const kvb__engine_in *in, kvb__stage_memo *mm,
 
 /* ---- verdict ---- */
 
-static void say(kvb_plan *p, bool text, int32_t verdict, const char *fmt,
-                ...) KVB__PRINTF(4, 5);
+static void say(kvb_plan *p, bool text, int32_t verdict, const char *fmt, ...)
+    KVB__PRINTF(4, 5);
 
 /* The verdict, and its text when `text`. */
 static void say(kvb_plan *p, bool text, int32_t verdict, const char *fmt, ...)
@@ -261,8 +260,8 @@ static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
         say(p, text, KVB_VERDICT_CONCURRENCY_EXCEEDS,
             "holds %.2f requests of %llu tokens at once (max_num_seqs %u); "
             "wanted %u",
-            p->max_concurrency, (unsigned long long)need_len,
-            p->max_num_seqs, p->concurrency);
+            p->max_concurrency, (unsigned long long)need_len, p->max_num_seqs,
+            p->concurrency);
     } else {
         say(p, text, KVB_VERDICT_FITS,
             "fits: %.2fx concurrency at max_model_len %llu (%llu KV tokens, "
@@ -328,8 +327,8 @@ static kvb_status plan_model(kvb__engine_in *in, const kvb__plan_cache *cache,
         mm = cache->model(cache->ctx, in);
     } else {
         own.bytes = own.params = 0;
-        own.st = kvb__weights_total(in->model, in->quant, &own.bytes, NULL,
-                                    err);
+        own.st =
+            kvb__weights_total(in->model, in->quant, &own.bytes, NULL, err);
         if (!own.st)
             kvb__model_params(in->model, &own.params, NULL);
     }
@@ -398,8 +397,8 @@ static kvb_status plan_stages(const kvb__engine_in *in,
             plan_stage(in, mm, requested, p->non_torch_bytes_per_gpu, &r, err);
         if (st)
             return st;
-        p->weights_bytes_per_gpu = kvb__max(p->weights_bytes_per_gpu,
-                                            r.weights);
+        p->weights_bytes_per_gpu =
+            kvb__max(p->weights_bytes_per_gpu, r.weights);
         /* vLLM takes the smallest block count over the workers. */
         if (!have || r.num_blocks < best.num_blocks ||
             (r.num_blocks == best.num_blocks && r.available < best.available)) {
@@ -435,17 +434,17 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
     p->usable_bytes_per_gpu = kvb__vllm_requested_bytes(in);
     p->cuda_context_bytes_per_gpu = kvb__vllm_cuda_context(in);
     p->non_torch_bytes_per_gpu = kvb__vllm_non_torch(in);
-    p->cudagraph_in_budget = in->accounting == KVB_ACCOUNTING_VLLM_V1_021 &&
-                             !in->s.enforce_eager;
+    p->cudagraph_in_budget =
+        in->accounting == KVB_ACCOUNTING_VLLM_V1_021 && !in->s.enforce_eager;
     uint64_t reserved = kvb__vllm_startup_reserved(in);
     const kvb_gpu *g = in->gpu;
     p->startup_free_bytes_per_gpu =
-        g->free_bytes ? g->free_bytes
-                      : (g->total_bytes > reserved ? g->total_bytes - reserved
-                                                   : 0);
+        g->free_bytes
+            ? g->free_bytes
+            : (g->total_bytes > reserved ? g->total_bytes - reserved : 0);
     char why[256];
-    if (parallelism_bad(in->model, g->count, &in->s,
-                        with_message ? why : NULL, sizeof why)) {
+    if (parallelism_bad(in->model, g->count, &in->s, with_message ? why : NULL,
+                        sizeof why)) {
         say(p, with_message, KVB_VERDICT_PARALLELISM_INVALID, "%s", why);
         return KVB_OK;
     }

@@ -57,16 +57,16 @@ static kvb_status past_end(kvb_error *err, const char *what, size_t index,
 {
     return kvb__fail(err, KVB_ERANGE, "index",
                      "index (%zu) is past the last %s preset; allowed: "
-                     "0..%zu", index, what, count ? count - 1 : 0);
+                     "0..%zu",
+                     index, what, count ? count - 1 : 0);
 }
 
-static kvb_status not_found(kvb_error *err, const char *what,
-                            const char *name)
+static kvb_status not_found(kvb_error *err, const char *what, const char *name)
 {
     return kvb__fail(err, KVB_ENOTFOUND, what,
                      "%s (%s) is not a preset; allowed: a name from "
-                     "`kvbudget list %ss`", what, name ? name : "(null)",
-                     what);
+                     "`kvbudget list %ss`",
+                     what, name ? name : "(null)", what);
 }
 
 /* ---- models ---- */
@@ -83,12 +83,10 @@ const char *kvb_preset_model_name(size_t index)
 
 const char *kvb_preset_model_source(size_t index)
 {
-    return index < kvb__model_rows_count ? kvb__model_rows[index].source
-                                         : NULL;
+    return index < kvb__model_rows_count ? kvb__model_rows[index].source : NULL;
 }
 
-kvb_status kvb_preset_model_get(size_t index, kvb_model *model,
-                                kvb_error *err)
+kvb_status kvb_preset_model_get(size_t index, kvb_model *model, kvb_error *err)
 {
     if (index >= kvb__model_rows_count)
         return past_end(err, "model", index, kvb__model_rows_count);
@@ -191,9 +189,8 @@ const char *kvb_preset_instance_name(size_t index)
 
 const char *kvb_preset_instance_source(size_t index)
 {
-    return index < kvb__instance_rows_count
-               ? kvb__instance_rows[index].source
-               : NULL;
+    return index < kvb__instance_rows_count ? kvb__instance_rows[index].source
+                                            : NULL;
 }
 
 kvb_status kvb_preset_instance_get(size_t index, kvb_instance *inst,

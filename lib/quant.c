@@ -109,12 +109,14 @@ kvb_status kvb__quant_load(const kvb_quant *in, kvb_quant *out, kvb_error *err)
     if (out->method < 0 || out->method >= KVB_QUANT_LAST_)
         return kvb__fail(err, KVB_ERANGE, "quant.method",
                          "quant.method (%d) is not a kvb_quant_method; "
-                         "allowed: 0..%d", out->method, KVB_QUANT_LAST_ - 1);
+                         "allowed: 0..%d",
+                         out->method, KVB_QUANT_LAST_ - 1);
     if (out->dtype < 0 || out->dtype >= KVB_DTYPE_LAST_ ||
         out->dtype == KVB_DTYPE_FP8)
         return kvb__fail(err, KVB_ERANGE, "quant.dtype",
                          "quant.dtype (%d) is not an activation dtype; "
-                         "allowed: auto, fp32, fp16, bf16", out->dtype);
+                         "allowed: auto, fp32, fp16, bf16",
+                         out->dtype);
     if (out->kv_cache_dtype < 0 || out->kv_cache_dtype >= KVB_DTYPE_LAST_)
         return kvb__fail(err, KVB_ERANGE, "quant.kv_cache_dtype",
                          "quant.kv_cache_dtype (%d) is not a kvb_dtype; "
@@ -123,12 +125,13 @@ kvb_status kvb__quant_load(const kvb_quant *in, kvb_quant *out, kvb_error *err)
     if (out->fp8_scale < 0 || out->fp8_scale >= KVB_FP8_SCALE_LAST_)
         return kvb__fail(err, KVB_ERANGE, "quant.fp8_scale",
                          "quant.fp8_scale (%d) is not a kvb_fp8_scale; "
-                         "allowed: 0..%d", out->fp8_scale,
-                         KVB_FP8_SCALE_LAST_ - 1);
+                         "allowed: 0..%d",
+                         out->fp8_scale, KVB_FP8_SCALE_LAST_ - 1);
     if (out->flags & ~KVB_QUANT_FLAGS_ALL_)
         return kvb__fail(err, KVB_ERANGE, "quant.flags",
                          "quant.flags (0x%x) has unknown bits; allowed: "
-                         "KVB_QUANT_* bits", out->flags);
+                         "KVB_QUANT_* bits",
+                         out->flags);
     return kvb__check_field(err, KVB__F_QUANT_GROUP_SIZE, out->group_size);
 }
 
@@ -137,17 +140,26 @@ kvb_status kvb__quant_load(const kvb_quant *in, kvb_quant *out, kvb_error *err)
 static bool is_linear(int32_t role)
 {
     switch (role) {
-    case KVB_ROLE_ATTN_Q: case KVB_ROLE_ATTN_K: case KVB_ROLE_ATTN_V:
-    case KVB_ROLE_ATTN_QKV: case KVB_ROLE_ATTN_O: case KVB_ROLE_MLA_Q_A:
-    case KVB_ROLE_MLA_Q_B: case KVB_ROLE_MLA_KV_A: case KVB_ROLE_MLA_KV_B:
-    case KVB_ROLE_MLP_GATE: case KVB_ROLE_MLP_UP: case KVB_ROLE_MLP_GATE_UP:
-    case KVB_ROLE_MLP_DOWN: case KVB_ROLE_EXPERT_GATE:
-    case KVB_ROLE_EXPERT_UP: case KVB_ROLE_EXPERT_DOWN:
-    case KVB_ROLE_SHARED_GATE: case KVB_ROLE_SHARED_UP:
-    case KVB_ROLE_SHARED_DOWN:
-        return true;
-    default:
-        return false;
+    case KVB_ROLE_ATTN_Q:
+    case KVB_ROLE_ATTN_K:
+    case KVB_ROLE_ATTN_V:
+    case KVB_ROLE_ATTN_QKV:
+    case KVB_ROLE_ATTN_O:
+    case KVB_ROLE_MLA_Q_A:
+    case KVB_ROLE_MLA_Q_B:
+    case KVB_ROLE_MLA_KV_A:
+    case KVB_ROLE_MLA_KV_B:
+    case KVB_ROLE_MLP_GATE:
+    case KVB_ROLE_MLP_UP:
+    case KVB_ROLE_MLP_GATE_UP:
+    case KVB_ROLE_MLP_DOWN:
+    case KVB_ROLE_EXPERT_GATE:
+    case KVB_ROLE_EXPERT_UP:
+    case KVB_ROLE_EXPERT_DOWN:
+    case KVB_ROLE_SHARED_GATE:
+    case KVB_ROLE_SHARED_UP:
+    case KVB_ROLE_SHARED_DOWN: return true;
+    default: return false;
     }
 }
 
@@ -248,14 +260,12 @@ static int32_t gguf_down(const kvb__quant_ctx *qc, int32_t base, int32_t layer)
     switch (qc->quant->method) {
     case KVB_QUANT_Q4_K_M:
         if (m->arch == KVB_ARCH_FALCON)
-            return i < n / 16          ? KVB_STORAGE_Q6_K
+            return i < n / 16            ? KVB_STORAGE_Q6_K
                    : use_more_bits(i, n) ? KVB_STORAGE_Q5_K
                                          : KVB_STORAGE_Q4_K;
         return use_more_bits(i, n) ? KVB_STORAGE_Q6_K : base;
-    case KVB_QUANT_Q5_K_M:
-        return use_more_bits(i, n) ? KVB_STORAGE_Q6_K : base;
-    default:
-        return base;
+    case KVB_QUANT_Q5_K_M: return use_more_bits(i, n) ? KVB_STORAGE_Q6_K : base;
+    default: return base;
     }
 }
 
@@ -313,13 +323,11 @@ int32_t kvb__storage_for(kvb__quant_ctx *qc, const kvb__tdesc *t)
     case KVB_QUANT_MXFP4:
         return t->experts > 1 && is_linear(t->role) ? KVB_STORAGE_MXFP4
                                                     : float_storage(dtype);
-    default:
-        break;
+    default: break;
     }
     /* GGUF: 1-D tensors, routers and positions stay F32 (convert script). */
     if (!weight || t->role == KVB_ROLE_ROUTER ||
-        t->role == KVB_ROLE_POS_EMBED ||
-        t->role == KVB_ROLE_SHARED_EXPERT_GATE)
+        t->role == KVB_ROLE_POS_EMBED || t->role == KVB_ROLE_SHARED_EXPERT_GATE)
         return KVB_STORAGE_F32;
     return gguf_storage(qc, t);
 }
@@ -329,10 +337,13 @@ int32_t kvb__storage_for(kvb__quant_ctx *qc, const kvb__tdesc *t)
 static kvb_status ggml_bytes(int32_t storage, uint64_t n, uint64_t cols,
                              uint64_t *bytes)
 {
-    static const struct { int32_t s; uint64_t block, size; } t[] = {
-        {KVB_STORAGE_Q4_0, 32, 18}, {KVB_STORAGE_Q4_1, 32, 20},
-        {KVB_STORAGE_Q5_0, 32, 22}, {KVB_STORAGE_Q5_1, 32, 24},
-        {KVB_STORAGE_Q8_0, 32, 34}, {KVB_STORAGE_Q4_K, 256, 144},
+    static const struct {
+        int32_t s;
+        uint64_t block, size;
+    } t[] = {
+        {KVB_STORAGE_Q4_0, 32, 18},   {KVB_STORAGE_Q4_1, 32, 20},
+        {KVB_STORAGE_Q5_0, 32, 22},   {KVB_STORAGE_Q5_1, 32, 24},
+        {KVB_STORAGE_Q8_0, 32, 34},   {KVB_STORAGE_Q4_K, 256, 144},
         {KVB_STORAGE_Q5_K, 256, 176}, {KVB_STORAGE_Q6_K, 256, 210},
     };
     for (size_t i = 0; i < KVB__ARRAY_LEN(t); i++) {
@@ -382,8 +393,8 @@ static uint64_t fp8_scale_bytes(int32_t kind, uint64_t rows, uint64_t cols)
     }
 }
 
-static kvb_status one_matrix(int32_t storage, const kvb_quant *q,
-                             uint64_t rows, uint64_t cols, uint64_t *bytes)
+static kvb_status one_matrix(int32_t storage, const kvb_quant *q, uint64_t rows,
+                             uint64_t cols, uint64_t *bytes)
 {
     uint64_t n = rows * cols;
     switch (storage) {
@@ -409,8 +420,7 @@ static kvb_status one_matrix(int32_t storage, const kvb_quant *q,
             return KVB_EUNSUPPORTED;
         *bytes = n / 32 * 17;
         return KVB_OK;
-    default:
-        return ggml_bytes(storage, n, cols, bytes);
+    default: return ggml_bytes(storage, n, cols, bytes);
     }
 }
 
@@ -505,11 +515,11 @@ static int weigh(void *vctx, const kvb__tdesc *t)
     int32_t storage = kvb__storage_for(&c->qc, t);
     uint64_t b = 0, params = t->experts * t->rows * t->cols;
     kvb_status st =
-        c->per_rank ? kvb__tensor_rank_bytes(t, storage, c->qc.model,
-                                             c->qc.quant, c->tp,
-                                             c->expert_parallel, &b)
-                    : kvb__storage_bytes(storage, c->qc.quant, t->experts,
-                                         t->rows, t->cols, &b);
+        c->per_rank
+            ? kvb__tensor_rank_bytes(t, storage, c->qc.model, c->qc.quant,
+                                     c->tp, c->expert_parallel, &b)
+            : kvb__storage_bytes(storage, c->qc.quant, t->experts, t->rows,
+                                 t->cols, &b);
     if (!st && !kvb__add_ok(c->bytes, b, &c->bytes))
         st = KVB_EOVERFLOW;
     if (st) {
@@ -683,8 +693,8 @@ kvb_status kvb_weights_init(kvb_weights *w, size_t struct_size)
 }
 
 kvb_status kvb__load_split(const kvb_model *model, const kvb_quant *quant,
-                          uint32_t tp, uint32_t pp, kvb_model *m, kvb_quant *q,
-                          kvb_error *err)
+                           uint32_t tp, uint32_t pp, kvb_model *m, kvb_quant *q,
+                           kvb_error *err)
 {
     kvb_status st = kvb__model_load(model, m, err);
     if (!st)
@@ -719,8 +729,8 @@ kvb_status kvb_weights_compute(const kvb_model *model, const kvb_quant *quant,
     w.bytes_per_gpu = 0;
     for (uint32_t s = 0; !st && s < pp; s++) {
         uint64_t b = 0;
-        st = kvb__stage_weights(&m, &q, tensor_parallel_size, pp, s, false,
-                                &b, err);
+        st = kvb__stage_weights(&m, &q, tensor_parallel_size, pp, s, false, &b,
+                                err);
         w.bytes_per_gpu = kvb__max(w.bytes_per_gpu, b);
     }
     if (!st)

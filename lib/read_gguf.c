@@ -1001,8 +1001,8 @@ static kvb_status parse(cur *c)
 kvb_status kvb__gguf_read(kvb__reader *r, const void *buf, size_t len,
                           uint64_t file_len, uint64_t *need_out)
 {
-    cur c = {r,    buf,  len, file_len < len ? len : file_len, 0, need_out,
-             NULL, len,  NULL};
+    cur c = {r,    buf, len, file_len < len ? len : file_len, 0, need_out,
+             NULL, len, NULL};
     return parse(&c);
 }
 
@@ -1028,8 +1028,7 @@ static kvb_status fill_file(cur *c, uint64_t end)
     return kvb__read_fail(c->r, KVB_EIO, "path", -1, -1, (int64_t)c->len,
                           "cannot read %llu bytes of the file (it ends at "
                           "%llu)",
-                          (unsigned long long)end,
-                          (unsigned long long)c->len);
+                          (unsigned long long)end, (unsigned long long)c->len);
 }
 
 kvb_status kvb__gguf_read_file(kvb__reader *r, FILE *f, uint64_t file_len,

@@ -43,12 +43,12 @@ kvb_status kvb__gpu_load(const kvb_gpu *in, kvb_gpu *out, kvb_error *err)
         st = kvb__check_field(err, KVB__F_GPU_COUNT, out->count);
     if (!st)
         st = kvb__check_field(err, KVB__F_GPU_COMPUTE_CAPABILITY,
-                            out->compute_capability);
+                              out->compute_capability);
     if (!st)
         st = kvb__check_field(err, KVB__F_GPU_FREE_BYTES, out->free_bytes);
     if (!st)
         st = kvb__check_field(err, KVB__F_GPU_MULTIPROCESSOR_COUNT,
-                            out->multiprocessor_count);
+                              out->multiprocessor_count);
     if (!st && out->free_bytes > out->total_bytes)
         st = kvb__fail(err, KVB_ERANGE, "gpu.free_bytes",
                        "gpu.free_bytes (%llu) exceeds total_bytes (%llu); "
@@ -67,9 +67,11 @@ typedef struct field_ref {
     bool auto_bytes; /* KVB_AUTO_BYTES is allowed */
 } field_ref;
 
-#define SF(id, f, a)                                                          \
-    {KVB__F_SERVING_##id, offsetof(kvb_serving, f),                            \
-     sizeof(((kvb_serving *)0)->f), a}
+#define SF(id, f, a)                                                           \
+    {                                                                          \
+        KVB__F_SERVING_##id, offsetof(kvb_serving, f),                         \
+            sizeof(((kvb_serving *)0)->f), a                                   \
+    }
 static const field_ref serving_fields[] = {
     SF(ENGINE_VERSION, engine_version, false),
     SF(MAX_MODEL_LEN, max_model_len, false),
@@ -105,7 +107,8 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
     if (out->engine < 0 || out->engine >= KVB_ENGINE_LAST_)
         return kvb__fail(err, KVB_ERANGE, "serving.engine",
                          "serving.engine (%d) is not a kvb_engine; allowed: "
-                         "0 (vllm)", out->engine);
+                         "0 (vllm)",
+                         out->engine);
     for (size_t i = 0; i < KVB__ARRAY_LEN(serving_fields); i++) {
         uint64_t v = kvb__load_uint(out, serving_fields[i].offset,
                                     serving_fields[i].size);
@@ -179,7 +182,8 @@ kvb_status kvb_engine_parse(const char *spec, int32_t *engine,
     if (kvb__strcasecmp(name, "vllm") != 0)
         return kvb__fail(err, KVB_ENOTFOUND, "serving.engine",
                          "serving.engine (%s) is not known; allowed: vllm, "
-                         "vllm@<version>", spec);
+                         "vllm@<version>",
+                         spec);
     *engine = KVB_ENGINE_VLLM;
     *version = 0;
     if (!at || kvb__strcasecmp(at + 1, "latest") == 0)
@@ -188,6 +192,7 @@ kvb_status kvb_engine_parse(const char *spec, int32_t *engine,
         return kvb__fail(err, KVB_EINVAL, "serving.engine_version",
                          "serving.engine_version (%s) is not a version; "
                          "allowed: MAJOR.MINOR[.PATCH] such as 0.11 or "
-                         "0.21.1, or latest", at + 1);
+                         "0.21.1, or latest",
+                         at + 1);
     return KVB_OK;
 }

@@ -861,7 +861,8 @@ static void document(text *t, const run *r)
     put(t, "Every record of `tests/fidelity/data/vllm_dev.jsonl` (real vLLM "
            "start-up logs from public issues, copied from "
            "`shared/data/vllm_dev.jsonl`; its fields are described in "
-           "`tests/fidelity/data/vllm_dev.md`) is planned with its own settings, GPU "
+           "`tests/fidelity/data/vllm_dev.md`) is planned with its own "
+           "settings, GPU "
            "total and vLLM version through the public API, and compared "
            "with what vLLM printed. Nothing is fitted to a record: the "
            "same model, with the constants derived in `docs/model.md`, "
@@ -976,7 +977,8 @@ static void document(text *t, const run *r)
 
     put(t, "\n## What each record supports, and what is not compared\n\n");
     put(t, "Every record is listed; `usable_for` is the record's own list "
-           "of the checks its log supports (`tests/fidelity/data/vllm_dev.md`).\n\n");
+           "of the checks its log supports "
+           "(`tests/fidelity/data/vllm_dev.md`).\n\n");
     put(t, "| record | usable_for | not compared, and why |\n|---|---|---|\n");
     for (int i = 0; i < r->n; i++) {
         const row *w = &r->rows[i];

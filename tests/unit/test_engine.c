@@ -72,14 +72,13 @@ static void test_engine_max_concurrency(void **state)
     make(&f, 32, 32, 128, KVB_DTYPE_FP16, 0);
     stage(&f, 16384, 1024);
     kvb__vllm_report(&f.in, &f.ks, 1536, &tokens, &conc);
-    assert_true(conc == 1.5); /* 1536 / cdiv(16384, 16) */
+    assert_true(conc == 1.5);        /* 1536 / cdiv(16384, 16) */
     assert_int_equal(tokens, 24576); /* int(1.5 x 16384) */
 
     f.m.sliding_window = 1024; /* every layer slides */
     stage(&f, 16384, 1024);
     /* cdiv(min(1023 + 1024, 16384), 16) + 1 = 129 blocks per request */
-    assert_int_equal(kvb__kv_blocks_per_request(&f.ks, 16384, 1024, 16),
-                     129);
+    assert_int_equal(kvb__kv_blocks_per_request(&f.ks, 16384, 1024, 16), 129);
     kvb__vllm_report(&f.in, &f.ks, 129 * 3, &tokens, &conc);
     assert_true(conc == 3.0);
 
@@ -212,7 +211,6 @@ static void test_engine_requested_memory(void **state)
     assert_int_equal(kvb__vllm_requested_bytes(&f.in), 76555644567ull);
 }
 
-
 /* The defaults moved between releases (docs/model.md, "Scheduler
  * defaults"). */
 static void test_engine_scheduler_defaults_by_version(void **state)
@@ -336,19 +334,16 @@ static void test_engine_versions(void **state)
     (void)state;
     int32_t engine = -1;
     uint32_t version = 1;
-    assert_int_equal(kvb_engine_parse("vllm", &engine, &version, NULL),
-                     KVB_OK);
+    assert_int_equal(kvb_engine_parse("vllm", &engine, &version, NULL), KVB_OK);
     assert_int_equal(version, 0);
     assert_int_equal(kvb_engine_parse("vLLM@0.11", &engine, &version, NULL),
                      KVB_OK);
     assert_int_equal(version, 1100);
-    assert_int_equal(
-        kvb_engine_parse("vllm@0.7.3.dev233+gad5a35c2", &engine, &version,
-                         NULL),
-        KVB_OK);
+    assert_int_equal(kvb_engine_parse("vllm@0.7.3.dev233+gad5a35c2", &engine,
+                                      &version, NULL),
+                     KVB_OK);
     assert_int_equal(version, 703);
-    assert_int_equal(kvb_engine_parse("vllm@v0.21.1", &engine, &version,
-                                      NULL),
+    assert_int_equal(kvb_engine_parse("vllm@v0.21.1", &engine, &version, NULL),
                      KVB_OK);
     assert_int_equal(version, 2101);
     assert_int_equal(kvb__vllm_accounting(703), KVB_ACCOUNTING_VLLM_V0);
@@ -362,8 +357,7 @@ static void test_engine_versions(void **state)
     assert_int_equal(kvb_engine_parse("vllm@eleven", &engine, &version, &e),
                      KVB_EINVAL);
     assert_string_equal(e.field, "serving.engine_version");
-    assert_string_equal(kvb_accounting_name(KVB_ACCOUNTING_VLLM_V1),
-                        "vllm-v1");
+    assert_string_equal(kvb_accounting_name(KVB_ACCOUNTING_VLLM_V1), "vllm-v1");
     assert_string_equal(kvb_engine_name(KVB_ENGINE_VLLM), "vllm");
 }
 

@@ -408,7 +408,7 @@ static void test_explain_inputs(void **state)
     /* measured on one GPU: replaces the modelled load overhead too */
     assert_int_equal(s.loaded_weights_bytes, gib(13.72));
     assert_int_equal(s.weights_bytes, 0);
-    assert_int_equal(s.engine_version, 1100);      /* V1 wording, no version */
+    assert_int_equal(s.engine_version, 1100); /* V1 wording, no version */
     assert_int_equal(s.non_torch_bytes, KVB_AUTO_BYTES); /* not logged */
 }
 

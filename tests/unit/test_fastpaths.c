@@ -31,8 +31,8 @@ static void test_fastpaths_count_kinds(void **state)
         m.attention_chunk_size = next_rand(&s) % 3 ? 0 : 8192;
         m.attention_chunk_pattern = (uint32_t)(next_rand(&s) % 8);
         uint32_t first = (uint32_t)(next_rand(&s) % m.num_hidden_layers);
-        uint32_t last =
-            first + (uint32_t)(next_rand(&s) % (m.num_hidden_layers - first + 1));
+        uint32_t last = first + (uint32_t)(next_rand(&s) %
+                                           (m.num_hidden_layers - first + 1));
         for (int hybrid = 0; hybrid < 2; hybrid++) {
             uint32_t want[3] = {0, 0, 0}, got[3];
             for (uint32_t i = first; i < last; i++)
@@ -49,8 +49,7 @@ static void test_fastpaths_fit_len(void **state)
 {
     (void)state;
     static const uint32_t versions[] = {0, 1100, 605};
-    static const uint64_t maxlens[] = {1, 2, 17, 4096, 32768, 131072,
-                                       10485760};
+    static const uint64_t maxlens[] = {1, 2, 17, 4096, 32768, 131072, 10485760};
     uint64_t s = 11;
     for (int n = 0; n < 40000; n++) {
         kvb_model m = tiny_llama();
@@ -76,17 +75,22 @@ static void test_fastpaths_fit_len(void **state)
         in.version = versions[next_rand(&s) % 3];
         in.accounting = kvb__vllm_accounting(in.version);
         uint32_t first = (uint32_t)(next_rand(&s) % m.num_hidden_layers);
-        uint32_t last = first + 1 +
-                        (uint32_t)(next_rand(&s) % (m.num_hidden_layers - first));
+        uint32_t last =
+            first + 1 +
+            (uint32_t)(next_rand(&s) % (m.num_hidden_layers - first));
         kvb__kv_stage ks;
         kvb__kv_stage_make(&m, &q, 1, first, last, in.s.block_size,
                            next_rand(&s) % 4 != 0, &ks);
-        uint64_t full = kvb__vllm_needed_bytes(&in, &ks,
-                                               m.max_position_embeddings);
+        uint64_t full =
+            kvb__vllm_needed_bytes(&in, &ks, m.max_position_embeddings);
         /* budgets around the interesting points: nothing, one block,
          * inside the window, just under and over the whole length */
-        uint64_t avail[6] = {0, ks.page_bytes, next_rand(&s) % (full + 1),
-                             full ? full - 1 : 0, full, full + 1 + next_rand(&s)};
+        uint64_t avail[6] = {0,
+                             ks.page_bytes,
+                             next_rand(&s) % (full + 1),
+                             full ? full - 1 : 0,
+                             full,
+                             full + 1 + next_rand(&s)};
         for (int a = 0; a < 6; a++) {
             uint64_t blocks = kvb__vllm_num_blocks(&in, &ks, avail[a]);
             uint64_t want =
@@ -215,8 +219,7 @@ static void test_fastpaths_gguf_file_reader(void **state)
         assert_int_equal(kvb_gguf_parse(all, cut, &m1, NULL, &i1, &e1),
                          KVB_EPARSE);
         assert_int_equal(truncate(path, (off_t)cut), 0);
-        assert_int_equal(kvb_model_read(path, &m2, NULL, &i2, &e2),
-                         KVB_EPARSE);
+        assert_int_equal(kvb_model_read(path, &m2, NULL, &i2, &e2), KVB_EPARSE);
         assert_string_equal(e1.message, e2.message);
         free(all);
         remove(path);

@@ -18,7 +18,10 @@ static void kv(const char *name, int32_t kv_dtype, uint32_t tp, uint32_t pp,
 static void test_kvcache_gqa_under_tp(void **state)
 {
     (void)state;
-    static const struct { uint32_t tp; uint64_t per_gpu; } rows[] = {
+    static const struct {
+        uint32_t tp;
+        uint64_t per_gpu;
+    } rows[] = {
         {1, 131072}, {2, 65536}, {4, 32768}, {8, 16384}, {16, 16384},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -86,9 +89,9 @@ static void test_kvcache_bad_input(void **state)
     kvb_error e = KVB_ERROR_INIT;
     assert_int_equal(kvb_kv_bytes_per_token(&m, NULL, 1, 1, NULL, NULL, &e),
                      KVB_EINVAL);
-    assert_int_equal(kvb_kv_bytes_per_token(&m, NULL, 2000, 1, &whole, NULL,
-                                            &e),
-                     KVB_ERANGE);
+    assert_int_equal(
+        kvb_kv_bytes_per_token(&m, NULL, 2000, 1, &whole, NULL, &e),
+        KVB_ERANGE);
     assert_string_equal(e.field, "serving.tensor_parallel_size");
     kvb_quant q = quant_of(KVB_QUANT_AUTO);
     q.kv_cache_dtype = 42;

@@ -109,8 +109,7 @@ static void test_model_param_count_by_hand(void **state)
     (void)state;
     kvb_model m = tiny_llama();
     uint64_t total = 0, active = 0;
-    assert_int_equal(kvb_model_param_count(&m, &total, &active, NULL),
-                     KVB_OK);
+    assert_int_equal(kvb_model_param_count(&m, &total, &active, NULL), KVB_OK);
     assert_int_equal(total, 1692928);
     assert_int_equal(active, 1692928);
     m.tie_word_embeddings = 1; /* lm_head shares the embedding */
@@ -134,8 +133,7 @@ static void test_model_param_count_moe(void **state)
     m.num_experts_per_tok = 2;
     m.moe_intermediate_size = 128;
     uint64_t total = 0, active = 0;
-    assert_int_equal(kvb_model_param_count(&m, &total, &active, NULL),
-                     KVB_OK);
+    assert_int_equal(kvb_model_param_count(&m, &total, &active, NULL), KVB_OK);
     assert_int_equal(total, 1694976);
     assert_int_equal(active, 1301760);
     /* first layer dense: + 393216 - 394240 */

@@ -47,8 +47,7 @@ static kvb_status plan_status(const inputs *in, const char *field)
 static void engine_text(const kvb_plan *p, char *buf, size_t cap)
 {
     size_t needed = 0;
-    assert_int_equal(kvb_plan_engine_error(p, buf, cap, &needed, NULL),
-                     KVB_OK);
+    assert_int_equal(kvb_plan_engine_error(p, buf, cap, &needed, NULL), KVB_OK);
     assert_int_equal(needed, strlen(buf) + 1);
 }
 
@@ -158,9 +157,9 @@ static void test_plan_value_error_v1(void **state)
     /* too small a buffer is reported, and still terminated */
     char tiny[16];
     size_t needed = 0;
-    assert_int_equal(kvb_plan_engine_error(&p, tiny, sizeof tiny, &needed,
-                                           NULL),
-                     KVB_EBUFSIZE);
+    assert_int_equal(
+        kvb_plan_engine_error(&p, tiny, sizeof tiny, &needed, NULL),
+        KVB_EBUFSIZE);
     assert_int_equal(strlen(tiny), sizeof tiny - 1);
     assert_true(needed > sizeof tiny);
 }
@@ -178,15 +177,12 @@ static void test_plan_fits(void **state)
     /* num_blocks is the KV budget in 2 MiB blocks */
     assert_int_equal(p.num_blocks, p.kv_budget_bytes_per_gpu / (2 * MIB));
     /* newest line: KV tokens = int(concurrency x max_model_len) */
-    assert_int_equal(p.max_kv_tokens,
-                     (uint64_t)(p.max_concurrency * 8192.0));
-    assert_true(fabs(p.max_concurrency - (double)p.num_blocks / 512.0) <
-                1e-9);
+    assert_int_equal(p.max_kv_tokens, (uint64_t)(p.max_concurrency * 8192.0));
+    assert_true(fabs(p.max_concurrency - (double)p.num_blocks / 512.0) < 1e-9);
     /* the budget adds up */
     assert_int_equal(p.usable_bytes_per_gpu,
                      p.weights_bytes_per_gpu + p.activation_bytes_per_gpu +
-                         p.non_torch_bytes_per_gpu +
-                         p.cudagraph_bytes_per_gpu +
+                         p.non_torch_bytes_per_gpu + p.cudagraph_bytes_per_gpu +
                          p.kv_budget_bytes_per_gpu);
     assert_true(p.cudagraph_in_budget);
     assert_true(p.gpu_memory_utilization == 0.92);
@@ -344,8 +340,7 @@ static void test_plan_bad_inputs(void **state)
     assert_int_equal(plan_status(&in, "serving.engine"), KVB_ERANGE);
     in = setup_inputs("Llama-3.1-8B", 80 * GIB);
     in.m.num_key_value_heads = 5;
-    assert_int_equal(plan_status(&in, "model.num_key_value_heads"),
-                     KVB_EINVAL);
+    assert_int_equal(plan_status(&in, "model.num_key_value_heads"), KVB_EINVAL);
     in = setup_inputs("Llama-3.1-8B", 80 * GIB);
     in.s.struct_size = 3;
     assert_int_equal(plan_status(&in, "serving"), KVB_EABI);

@@ -23,8 +23,7 @@ static void test_presets_param_counts_match_published(void **state)
                          KVB_OK);
         if (total != published)
             fail_msg("%s: computed %llu, published %llu", m.name,
-                     (unsigned long long)total,
-                     (unsigned long long)published);
+                     (unsigned long long)total, (unsigned long long)published);
     }
 }
 
@@ -34,7 +33,10 @@ static void test_presets_param_counts_match_published(void **state)
 static void test_presets_active_params(void **state)
 {
     (void)state;
-    static const struct { const char *name; uint64_t active; } rows[] = {
+    static const struct {
+        const char *name;
+        uint64_t active;
+    } rows[] = {
         {"Mixtral-8x7B", 12879925248ull},
         {"Llama-4-Scout-17B-16E", 17172894720ull},
         {"Llama-4-Maverick-17B-128E", 17184691200ull},
@@ -85,9 +87,8 @@ static void test_presets_rows_are_sourced_and_unique(void **state)
         kvb_model m = preset_model(name);
         assert_string_equal(m.name, name);
         for (size_t j = i + 1; j < n; j++)
-            assert_int_not_equal(kvb__strcasecmp(name,
-                                                 kvb_preset_model_name(j)),
-                                 0);
+            assert_int_not_equal(
+                kvb__strcasecmp(name, kvb_preset_model_name(j)), 0);
     }
 }
 

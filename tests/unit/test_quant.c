@@ -51,8 +51,7 @@ static void test_quant_awq(void **state)
 static void test_quant_gptq4(void **state)
 {
     (void)state;
-    assert_int_equal(weights(KVB_QUANT_GPTQ_4, 1, 1),
-                     612864 + 16384 + 1026560);
+    assert_int_equal(weights(KVB_QUANT_GPTQ_4, 1, 1), 612864 + 16384 + 1026560);
 }
 
 /* GPTQ 8-bit, out*in + groups*out*(2 + 1) + 4*in:
@@ -96,8 +95,7 @@ static void test_quant_gguf_q4_k_m(void **state)
 {
     (void)state;
     assert_int_equal(weights(KVB_QUANT_Q4_K_M, 1, 1),
-                     331776 + 239616 + 26880 + 107520 + 144000 + 210000 +
-                         5120);
+                     331776 + 239616 + 26880 + 107520 + 144000 + 210000 + 5120);
 }
 
 /* The llama.cpp mixes reproduce published GGUF sizes (quant_formats.md
@@ -126,8 +124,7 @@ static void test_quant_gguf_published_sizes(void **state)
         kvb_quant q = quant_of(rows[i].method);
         kvb_weights w;
         assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
-        assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL),
-                         KVB_OK);
+        assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
         assert_int_equal(w.bytes, rows[i].bytes);
         /* the published figure is the file, a few MB above the tensors */
         double gb = (double)w.bytes / 1e9;

@@ -22,6 +22,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_common.h"
 #include "kvbudget.h"
 
 #include <errno.h>
@@ -33,13 +34,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static void die(const char *what)
 {
@@ -297,13 +291,6 @@ static uint64_t write_gguf(const char *path, const shape *m)
 
 /* ---- timing ---- */
 
-static void line(const char *name, uint64_t iters, double ns)
-{
-    printf("bench %s %llu %.0f %.1f\n", name, (unsigned long long)iters, ns,
-           ns > 0 ? 1e9 / ns : 0.0);
-    fflush(stdout);
-}
-
 static double time_model_read(const char *path, kvb_read_info *info)
 {
     kvb_model m;
@@ -311,9 +298,9 @@ static double time_model_read(const char *path, kvb_read_info *info)
     kvb_error e = KVB_ERROR_INIT;
     if (KVB_MODEL_INIT(&m) || KVB_QUANT_INIT(&q) || KVB_READ_INFO_INIT(info))
         exit(2);
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     kvb_status st = kvb_model_read(path, &m, &q, info, &e);
-    double t = now_ns() - t0;
+    double t = bench_now_ns() - t0;
     if (st) {
         fprintf(stderr, "bench_gguf: kvb_model_read: %s\n", e.message);
         exit(1);
@@ -328,9 +315,9 @@ static double time_parse(const unsigned char *hdr, size_t n)
     kvb_read_info info;
     if (KVB_MODEL_INIT(&m) || KVB_QUANT_INIT(&q) || KVB_READ_INFO_INIT(&info))
         exit(2);
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     kvb_status st = kvb_gguf_parse(hdr, n, &m, &q, &info, NULL);
-    double t = now_ns() - t0;
+    double t = bench_now_ns() - t0;
     if (st) {
         fprintf(stderr, "bench_gguf: kvb_gguf_parse: %s\n", kvb_strerror(st));
         exit(1);
@@ -341,7 +328,7 @@ static double time_parse(const unsigned char *hdr, size_t n)
 /* What any reader must do at least: open, a buffer, read the bytes. */
 static double time_raw(const char *path, uint64_t n, unsigned char **keep)
 {
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     int fd = open(path, O_RDONLY);
     unsigned char *p = malloc((size_t)n);
     if (fd < 0 || !p)
@@ -353,7 +340,7 @@ static double time_raw(const char *path, uint64_t n, unsigned char **keep)
         done += (uint64_t)r;
     }
     close(fd);
-    double t = now_ns() - t0;
+    double t = bench_now_ns() - t0;
     if (keep)
         *keep = p;
     else
@@ -419,9 +406,9 @@ int main(int argc, char **argv)
     printf("# header %llu bytes, %llu tensors, weights %.2f GiB\n",
            (unsigned long long)header, (unsigned long long)info.tensor_count,
            (double)info.weights_bytes / 1073741824.0);
-    line("gguf.kvb_model_read", (uint64_t)reps, best_read);
-    line("gguf.kvb_gguf_parse", (uint64_t)reps, best_parse);
-    line("gguf.raw_read", (uint64_t)reps, best_raw);
+    bench_line("gguf.kvb_model_read", (uint64_t)reps, best_read);
+    bench_line("gguf.kvb_gguf_parse", (uint64_t)reps, best_parse);
+    bench_line("gguf.raw_read", (uint64_t)reps, best_raw);
     printf("ratio gguf.kvb_model_read/gguf.raw_read %.2fx\n",
            best_read / best_raw);
     return 0;

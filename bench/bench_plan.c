@@ -22,6 +22,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_common.h"
 #include "kvbudget.h"
 
 #include <stdint.h>
@@ -34,13 +35,6 @@ static const uint64_t LENS[8] = {2048,  4096,  8192,   16384,
                                  32768, 65536, 131072, 262144};
 #define TP_MAX        8u
 #define GPUS_PER_NODE 8u
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static void die(const char *what, kvb_status st)
 {
@@ -168,12 +162,10 @@ static kvb_status plan_row(const grid *g, uint64_t i, kvb_serving *s,
                             &g->gpus[g->gi[i]], s, p, NULL);
 }
 
+/* `ns` is the whole run: report it per plan. */
 static void line(const char *name, uint64_t iters, double ns)
 {
-    double per = iters ? ns / (double)iters : 0.0;
-    printf("bench %s %llu %.2f %.0f\n", name, (unsigned long long)iters, per,
-           per > 0 ? 1e9 / per : 0.0);
-    fflush(stdout);
+    bench_line(name, iters, iters ? ns / (double)iters : 0.0);
 }
 
 /* The per-call case over rows 0, step, 2 step...; returns its time. */
@@ -188,21 +180,21 @@ static double run_compute(const grid *g, uint64_t step, uint64_t *calls,
     if (st)
         die("init", st);
     *calls = *failed = 0;
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     for (uint64_t i = 0; i < g->n; i += step) {
         *failed += plan_row(g, i, &s, &p) != KVB_OK;
         (*calls)++;
     }
-    return now_ns() - t0;
+    return bench_now_ns() - t0;
 }
 
 static double run_batch(const grid *g, outputs *o, uint64_t *failed)
 {
     kvb_batch b;
     batch_of(g, o, &b);
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     kvb_status st = kvb_batch_compute(&b, failed, NULL);
-    double t = now_ns() - t0;
+    double t = bench_now_ns() - t0;
     if (st)
         die("kvb_batch_compute", st);
     return t;
@@ -248,9 +240,9 @@ __attribute__((noinline)) static uint64_t calibrate_loop(uint64_t n,
 
 static int calibrate(uint64_t n)
 {
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     uint64_t x = calibrate_loop(n, (uint64_t)time(NULL));
-    double t = now_ns() - t0;
+    double t = bench_now_ns() - t0;
     line("calibrate.loop", n, t);
     return x == 42 ? 3 : 0; /* keep x alive */
 }

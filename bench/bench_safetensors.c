@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_common.h"
 #include "kvbudget.h"
 
 #include <errno.h>
@@ -30,13 +31,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static void die(const char *what)
 {
@@ -267,7 +261,7 @@ static double time_raw(const char *dir, unsigned shards, headers *keep)
 {
     char path[4096];
     size_t n;
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     snprintf(path, sizeof path, "%s/config.json", dir);
     free(read_prefix(path, &n, 0));
     snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
@@ -285,7 +279,7 @@ static double time_raw(const char *dir, unsigned shards, headers *keep)
             free(p);
         }
     }
-    return now_ns() - t0;
+    return bench_now_ns() - t0;
 }
 
 static double time_model_read(const char *dir, kvb_read_info *info)
@@ -295,9 +289,9 @@ static double time_model_read(const char *dir, kvb_read_info *info)
     kvb_error e = KVB_ERROR_INIT;
     if (KVB_MODEL_INIT(&m) || KVB_QUANT_INIT(&q) || KVB_READ_INFO_INIT(info))
         exit(2);
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     kvb_status st = kvb_model_read(dir, &m, &q, info, &e);
-    double t = now_ns() - t0;
+    double t = bench_now_ns() - t0;
     if (st) {
         fprintf(stderr, "bench_safetensors: kvb_model_read: %s\n", e.message);
         exit(1);
@@ -307,7 +301,7 @@ static double time_model_read(const char *dir, kvb_read_info *info)
 
 static double time_parse(const headers *h, uint64_t *tensors)
 {
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     *tensors = 0;
     for (unsigned s = 0; s < h->count; s++) {
         kvb_read_info info;
@@ -320,14 +314,7 @@ static double time_parse(const headers *h, uint64_t *tensors)
         }
         *tensors += info.tensor_count;
     }
-    return now_ns() - t0;
-}
-
-static void line(const char *name, uint64_t iters, double ns)
-{
-    printf("bench %s %llu %.0f %.1f\n", name, (unsigned long long)iters, ns,
-           ns > 0 ? 1e9 / ns : 0.0);
-    fflush(stdout);
+    return bench_now_ns() - t0;
 }
 
 int main(int argc, char **argv)
@@ -383,9 +370,9 @@ int main(int argc, char **argv)
            shards, (unsigned long long)tensors,
            (unsigned long long)info.header_bytes,
            (double)info.weights_bytes / 1073741824.0);
-    line("st.kvb_model_read", (uint64_t)reps, best_read);
-    line("st.kvb_safetensors_parse", (uint64_t)reps, best_parse);
-    line("st.raw_read", (uint64_t)reps, best_raw);
+    bench_line("st.kvb_model_read", (uint64_t)reps, best_read);
+    bench_line("st.kvb_safetensors_parse", (uint64_t)reps, best_parse);
+    bench_line("st.raw_read", (uint64_t)reps, best_raw);
     for (unsigned s = 0; s < h.count; s++)
         free(h.p[s]);
     return 0;

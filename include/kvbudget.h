@@ -339,7 +339,7 @@ KVB_API KVB_NODISCARD
 kvb_status kvb_model_param_count(const kvb_model *model, uint64_t *total,
                                  uint64_t *active, kvb_error *err);
 
-/** The name of a family ("llama", "qwen3_moe"); NULL for unknown values. */
+/** The name of a family ("llama", "qwen3_moe"); NULL for unknown values. @since 0.1 */
 KVB_API
 const char *kvb_arch_name(int arch);
 
@@ -426,7 +426,7 @@ KVB_API KVB_NODISCARD
 kvb_status kvb_quant_init(kvb_quant *quant, size_t struct_size);
 #define KVB_QUANT_INIT(q) kvb_quant_init((q), sizeof *(q))
 
-/** Method name as the command spells it ("awq-4"); NULL if unknown. */
+/** Method name as the command spells it ("awq-4"); NULL if unknown. @since 0.1 */
 KVB_API
 const char *kvb_quant_method_name(int method);
 
@@ -579,9 +579,16 @@ kvb_status kvb_weights_compute(const kvb_model *model, const kvb_quant *quant,
                                uint32_t tensor_parallel_size,
                                uint32_t pipeline_parallel_size,
                                kvb_weights *out, kvb_error *err);
-#define KVB_WEIGHTS_INIT(w) kvb_weights_init((w), sizeof *(w))
+
+/**
+ * Fill a weights result with zeros and set struct_size.
+ * KVB_WEIGHTS_INIT(w) passes sizeof *(w).
+ * @return KVB_OK, KVB_EINVAL or KVB_EABI.
+ * @since 0.1
+ */
 KVB_API KVB_NODISCARD
 kvb_status kvb_weights_init(kvb_weights *w, size_t struct_size);
+#define KVB_WEIGHTS_INIT(w) kvb_weights_init((w), sizeof *(w))
 
 /**
  * KV-cache bytes per token.  MHA/GQA layers store K and V:
@@ -740,7 +747,7 @@ typedef enum kvb_verdict {
     KVB_VERDICT_LAST_ /* never use */
 } kvb_verdict;
 
-/** Stable snake_case code of a verdict ("fits"); NULL if unknown. */
+/** Stable snake_case code of a verdict ("fits"); NULL if unknown. @since 0.1 */
 KVB_API
 const char *kvb_verdict_name(int verdict);
 

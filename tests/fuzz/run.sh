@@ -6,7 +6,7 @@
 #
 #   tests/fuzz/run.sh [seconds-per-target] [target...]
 #
-# Targets: config safetensors st_index gguf (default: all), 60 s each by
+# Targets: config safetensors st_index gguf log (default: all), 60 s each by
 # default.  KVB_FUZZ_BUILD sets the build directory (default build-fuzz),
 # CC_FUZZ the compiler (default clang).  New inputs go to
 # <build>/fuzz-corpus/<target>, never into the source tree; a crash leaves
@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-config safetensors st_index gguf}
+targets=${*:-config safetensors st_index gguf log}
 build=${KVB_FUZZ_BUILD:-$root/build-fuzz}
 jobs=$(nproc 2>/dev/null || echo 2)
 

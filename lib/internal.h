@@ -463,7 +463,7 @@ kvb_status kvb__validate_run(const kvb__devmem *dev, const kvb_gpu *gpu,
 uint64_t kvb__friendly_len(uint64_t n);
 
 /* ---- Readers (read.c, read_json.c, read_config.c, read_safetensors.c,
- * read_gguf.c) ---- */
+ * read_st_fast.c, read_gguf.c) ---- */
 
 struct json_t; /* jansson's, kept out of this header */
 
@@ -538,17 +538,45 @@ kvb_status kvb__config_read(kvb__reader *r, const char *json, size_t len);
 /* quantization_config (or compression_config) of a parsed config. */
 kvb_status kvb__quant_config_read(kvb__reader *r, struct json_t *root);
 
-/* One safetensors file: buf holds the 8-byte length and the header. */
+/* One safetensors file: buf holds the 8-byte length and the header.  The
+ * fast path first, jansson for anything it does not take. */
 kvb_status kvb__st_read(kvb__reader *r, const void *buf, size_t len,
                         uint64_t *bytes, uint64_t *tensors);
+/* The same through jansson only: the reference the fast path must match. */
+kvb_status kvb__st_read_jansson(kvb__reader *r, const void *buf, size_t len,
+                                uint64_t *bytes, uint64_t *tensors);
 /* Bits per element of a safetensors dtype; 0 when unknown. */
 uint32_t kvb__st_dtype_bits(const char *dtype);
+/* The same for the n bytes at s; *name is the table's spelling. */
+uint32_t kvb__st_dtype_find(const char *s, size_t n, const char **name);
 /* model.safetensors.index.json: calls `fn` once per distinct shard file
- * name (validated: a plain file name); total_size is 0 when absent. */
+ * name (validated: a plain file name); total_size is 0 when absent.  The
+ * fast path first, jansson for anything it does not take. */
 typedef kvb_status (*kvb__shard_fn)(void *ctx, const char *name);
 kvb_status kvb__st_index_read(kvb__reader *r, const char *json, size_t len,
                               kvb__shard_fn fn, void *ctx, uint64_t *total_size,
                               uint64_t *entries);
+/* The same through jansson only: the reference the fast path must match. */
+kvb_status kvb__st_index_read_jansson(kvb__reader *r, const char *json,
+                                      size_t len, kvb__shard_fn fn, void *ctx,
+                                      uint64_t *total_size, uint64_t *entries);
+
+/* The fast paths (read_st_fast.c): scanners for the fixed grammar of a
+ * safetensors header (json: the header after its 8-byte length) and of
+ * an index, without a JSON tree.  They only accept: true with the results
+ * the jansson path gives, or false, having written nothing (on_tensor not
+ * called either), for anything they do not expect, and the caller runs
+ * the jansson path on the same bytes to get the result or the error. */
+bool kvb__st_fast(kvb__reader *r, const char *json, size_t len, uint64_t *bytes,
+                  uint64_t *tensors);
+typedef struct kvb__st_index_scan {
+    const char **names;  /* distinct shard names, sorted by strcmp, each
+                            ending in NUL; one block: free(names) */
+    size_t count;        /* names */
+    uint64_t total_size; /* metadata.total_size; 0 when absent */
+    uint64_t entries;    /* weight_map entries */
+} kvb__st_index_scan;
+bool kvb__st_index_fast(const char *json, size_t len, kvb__st_index_scan *out);
 
 /* GGUF: `len` bytes of a file of `file_len` bytes.  When the header runs
  * past `len` but not past `file_len`, fails with KVB_EPARSE and sets

@@ -14,10 +14,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define PATH_CAP 4096 /* longest path the readers build */
 
@@ -317,36 +319,79 @@ typedef struct file {
     uint64_t size;
 } file;
 
-static kvb_status file_open(kvb__reader *r, const char *path, file *out)
+/* 0 for an open regular file, else the errno io_fail reports. */
+static int regular_or_errno(int fd, uint64_t *size)
 {
     struct stat sb;
+    if (fstat(fd, &sb) != 0)
+        return errno;
+    if (S_ISDIR(sb.st_mode))
+        return EISDIR;
+    if (!S_ISREG(sb.st_mode))
+        return EINVAL;
+    *size = (uint64_t)sb.st_size;
+    return 0;
+}
+
+static kvb_status file_open(kvb__reader *r, const char *path, file *out)
+{
     out->f = fopen(path, "rb");
     if (!out->f)
         return io_fail(r, path, errno, "file");
-    int e = fstat(fileno(out->f), &sb) != 0 ? errno
-            : S_ISDIR(sb.st_mode)           ? EISDIR
-            : !S_ISREG(sb.st_mode)          ? EINVAL
-                                            : 0;
+    int e = regular_or_errno(fileno(out->f), &out->size);
     if (e) {
         fclose(out->f);
         out->f = NULL;
         return io_fail(r, path, e, "file");
     }
-    out->size = (uint64_t)sb.st_size;
     return KVB_OK;
+}
+
+/* The files read whole or by a known prefix (JSON files, safetensors
+ * headers) use open(2) and read(2): stdio would add an fstat, a seek, a
+ * copy and two allocations per file, which for 30 shard headers cost as
+ * much as parsing them.  Same checks and errors as file_open. */
+static kvb_status fd_open(kvb__reader *r, const char *path, int *fd,
+                          uint64_t *size)
+{
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0)
+        return io_fail(r, path, errno, "file");
+    int e = regular_or_errno(*fd, size);
+    if (e) {
+        close(*fd);
+        *fd = -1;
+        return io_fail(r, path, e, "file");
+    }
+    return KVB_OK;
+}
+
+/* Bytes [at, at + n) of an open file into p: the bytes read (short only
+ * at the end of the file or on an error). */
+static size_t fd_read(int fd, unsigned char *p, size_t n, uint64_t at)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = pread(fd, p + got, n - got, (off_t)(at + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    return got;
 }
 
 /* Read bytes [0, n) of an open file into a new buffer (n checked by the
  * caller against a limit); one extra NUL byte ends it for text. */
-static kvb_status file_prefix(kvb__reader *r, file *fl, uint64_t n, char **out)
+static kvb_status fd_prefix(kvb__reader *r, int fd, uint64_t n, char **out)
 {
     char *buf = malloc((size_t)n + 1);
     if (!buf)
         return kvb__read_fail(r, KVB_ENOMEM, "path", -1, -1, -1,
                               "cannot allocate %llu bytes for the header",
                               (unsigned long long)n);
-    if (fseeko(fl->f, 0, SEEK_SET) != 0 ||
-        fread(buf, 1, (size_t)n, fl->f) != (size_t)n) {
+    if (fd_read(fd, (unsigned char *)buf, (size_t)n, 0) != (size_t)n) {
         free(buf);
         return kvb__read_fail(r, KVB_EIO, "path", -1, -1, -1,
                               "cannot read %llu bytes of the file",
@@ -361,21 +406,22 @@ static kvb_status file_prefix(kvb__reader *r, file *fl, uint64_t n, char **out)
 static kvb_status read_json_file(kvb__reader *r, const char *path, char **text,
                                  size_t *len)
 {
-    file fl;
-    kvb_status st = file_open(r, path, &fl);
+    int fd = -1;
+    uint64_t size = 0;
+    kvb_status st = fd_open(r, path, &fd, &size);
     if (st)
         return st;
     kvb__reader_source(r, path);
-    if (fl.size > KVB_READ_MAX_JSON_BYTES)
-        st = kvb__read_fail(
-            r, KVB_ELIMIT, "path", -1, -1, (int64_t)KVB_READ_MAX_JSON_BYTES,
-            "JSON file (%llu bytes) exceeds the %u-byte limit",
-            (unsigned long long)fl.size, KVB_READ_MAX_JSON_BYTES);
+    if (size > KVB_READ_MAX_JSON_BYTES)
+        st = kvb__read_fail(r, KVB_ELIMIT, "path", -1, -1,
+                            (int64_t)KVB_READ_MAX_JSON_BYTES,
+                            "JSON file (%llu bytes) exceeds the %u-byte limit",
+                            (unsigned long long)size, KVB_READ_MAX_JSON_BYTES);
     if (!st)
-        st = file_prefix(r, &fl, fl.size, text);
-    fclose(fl.f);
+        st = fd_prefix(r, fd, size, text);
+    close(fd);
     if (!st)
-        *len = (size_t)fl.size;
+        *len = (size_t)size;
     return st;
 }
 
@@ -421,42 +467,46 @@ static uint64_t le64(const unsigned char *p)
     return v;
 }
 
+/* The 8-byte header length of a file of `size` bytes, checked. */
+static kvb_status st_length(kvb__reader *r, int fd, uint64_t size, uint64_t *n)
+{
+    unsigned char head[8];
+    if (size < 8 || fd_read(fd, head, 8, 0) != 8)
+        return kvb__read_fail(r, KVB_EPARSE, "safetensors.header_size", -1, -1,
+                              (int64_t)size,
+                              "file (%llu bytes) ends before the 8-byte header "
+                              "length",
+                              (unsigned long long)size);
+    *n = le64(head);
+    if (*n > KVB_READ_MAX_ST_HEADER_BYTES)
+        return kvb__read_fail(
+            r, KVB_ELIMIT, "safetensors.header_size", -1, -1, 0,
+            "header length (%llu) exceeds the %u-byte "
+            "limit",
+            (unsigned long long)*n, KVB_READ_MAX_ST_HEADER_BYTES);
+    if (*n > size - 8)
+        return kvb__read_fail(r, KVB_EPARSE, "safetensors.header_size", -1, -1,
+                              (int64_t)size,
+                              "header length (%llu) runs past the end of "
+                              "the file (%llu bytes)",
+                              (unsigned long long)*n, (unsigned long long)size);
+    return KVB_OK;
+}
+
 static kvb_status st_file(kvb__reader *r, const char *path, uint64_t *bytes,
                           uint64_t *tensors)
 {
-    file fl;
-    kvb_status st = file_open(r, path, &fl);
+    int fd = -1;
+    uint64_t size = 0, n = 0;
+    kvb_status st = fd_open(r, path, &fd, &size);
     if (st)
         return st;
     kvb__reader_source(r, path);
-    unsigned char head[8];
-    uint64_t n = 0;
-    if (fl.size < 8 || fread(head, 1, 8, fl.f) != 8)
-        st = kvb__read_fail(r, KVB_EPARSE, "safetensors.header_size", -1, -1,
-                            (int64_t)fl.size,
-                            "file (%llu bytes) ends before the 8-byte header "
-                            "length",
-                            (unsigned long long)fl.size);
-    if (!st) {
-        n = le64(head);
-        if (n > KVB_READ_MAX_ST_HEADER_BYTES)
-            st = kvb__read_fail(
-                r, KVB_ELIMIT, "safetensors.header_size", -1, -1, 0,
-                "header length (%llu) exceeds the %u-byte "
-                "limit",
-                (unsigned long long)n, KVB_READ_MAX_ST_HEADER_BYTES);
-        else if (n > fl.size - 8)
-            st = kvb__read_fail(r, KVB_EPARSE, "safetensors.header_size", -1,
-                                -1, (int64_t)fl.size,
-                                "header length (%llu) runs past the end of "
-                                "the file (%llu bytes)",
-                                (unsigned long long)n,
-                                (unsigned long long)fl.size);
-    }
     char *buf = NULL;
+    st = st_length(r, fd, size, &n);
     if (!st)
-        st = file_prefix(r, &fl, 8 + n, &buf);
-    fclose(fl.f);
+        st = fd_prefix(r, fd, 8 + n, &buf);
+    close(fd);
     if (!st)
         st = kvb__st_read(r, buf, (size_t)(8 + n), bytes, tensors);
     free(buf);

@@ -147,24 +147,87 @@ static uint64_t le(const unsigned char *p, unsigned n)
     return v;
 }
 
-/* The hot path of a vocabulary: every string of an array that lies whole
- * in the buffer, skipped with one load per string (no copy, no call).
- * Stops before the first one that needs more bytes, is too long, or ends
- * the array, for string() to handle exactly as it always does.  Returns
- * the strings skipped. */
+/* One string of an array at *q, if it lies whole before `end` and is at
+ * most KVB_READ_MAX_STRING long: move past it.  Else false, *q unmoved,
+ * for string() to handle (a read, or the error) exactly as it always
+ * does. */
+static bool skip_one(const unsigned char **q, const unsigned char *end)
+{
+    if (end - *q < 8)
+        return false;
+    uint64_t sl = le64(*q);
+    if (sl > KVB_READ_MAX_STRING || sl > (uint64_t)(end - *q) - 8)
+        return false;
+    *q += 8 + sl;
+    return true;
+}
+
+/* Bytes searched for a guess (below): a hostile array without one costs
+ * this much per call, no more. */
+#define GUESS_SCAN 4096
+
+/* A string's length is where the next one starts, so walking an array
+ * is a chain of dependent loads, one load latency per string.  Two walks
+ * at once halve that: the second starts at a guessed string boundary
+ * further on (a length field of a short string: a value 1..255, seven
+ * zero bytes, which text rarely holds) and counts until the first walk
+ * reaches the guess.  Only if the first walk lands exactly on it are the
+ * second walk's strings the array's next ones (each walk is
+ * deterministic from a true boundary) and taken, if there are not more
+ * of them than the array has; else they are dropped.  Both walks check
+ * every string as skip_one does. */
+static const unsigned char *guess_boundary(const unsigned char *q,
+                                           const unsigned char *end)
+{
+    const unsigned char *stop = end - q > GUESS_SCAN ? q + GUESS_SCAN : end;
+    for (; stop - q >= 8; q++)
+        if (*q && le64(q) < 256)
+            return q;
+    return NULL;
+}
+
+/* Where the second walk starts: half the strings left at the average
+ * size of the first ones, within the bytes present. */
+static const unsigned char *second_start(const unsigned char *first,
+                                         const unsigned char *a,
+                                         const unsigned char *end,
+                                         uint64_t done, uint64_t left)
+{
+    uint64_t avg = (uint64_t)(a - first) / done; /* <= 2^24 + 8 */
+    uint64_t half = (uint64_t)(end - a) / 2;
+    return guess_boundary(a + kvb__min(avg * (left / 2), half), end);
+}
+
+#define WALK_WARMUP 32u /* strings walked alone to learn their size */
+
+/* Skip up to n strings of an array from c->pos, two walks at once (see
+ * guess_boundary); stops before the first string skip_one refuses.
+ * Returns the strings skipped. */
 static uint64_t skip_strings(cur *c, uint64_t n)
 {
-    /* a pointer walk: the next length's address is one add away from
-     * this one (the loop runs at the load latency) */
-    const unsigned char *q = c->p + c->pos, *end = c->p + c->len;
-    uint64_t i = 0;
-    for (; i < n && end - q >= 8; i++) {
-        uint64_t sl = le64(q);
-        if (sl > KVB_READ_MAX_STRING || sl > (uint64_t)(end - q) - 8)
-            break;
-        q += 8 + sl;
+    const unsigned char *a = c->p + c->pos, *end = c->p + c->len, *first = a;
+    uint64_t i = 0, k = 0;
+    while (i < n && i < WALK_WARMUP && skip_one(&a, end))
+        i++;
+    const unsigned char *mid = i == WALK_WARMUP && n - i >= 2 * WALK_WARMUP
+                                   ? second_start(first, a, end, i, n - i)
+                                   : NULL;
+    if (mid) {
+        const unsigned char *b = mid;
+        bool walking = true;
+        while (a < mid && i < n && skip_one(&a, end)) {
+            i++;
+            if (walking && (walking = skip_one(&b, end)))
+                k++;
+        }
+        if (a == mid && k <= n - i) { /* landed on it: b's are ours */
+            a = b;
+            i += k;
+        }
     }
-    c->pos = (uint64_t)(q - c->p);
+    while (i < n && skip_one(&a, end))
+        i++;
+    c->pos = (uint64_t)(a - c->p);
     return i;
 }
 

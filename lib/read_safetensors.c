@@ -22,9 +22,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Bits per element: huggingface/safetensors Dtype::bitsize. */
+/* Bits per element: huggingface/safetensors Dtype::bitsize.  Names are
+ * NUL-padded arrays, so that the fast path can compare a name it has not
+ * copied (n bytes) without reading past one. */
 static const struct {
-    const char *name;
+    char name[12];
     uint32_t bits;
 } dtypes[] = {
     {"BOOL", 8},    {"F4", 4},          {"F6_E2M3", 6},     {"F6_E3M2", 6},
@@ -40,6 +42,20 @@ uint32_t kvb__st_dtype_bits(const char *dtype)
     for (size_t i = 0; i < KVB__ARRAY_LEN(dtypes); i++)
         if (strcmp(dtypes[i].name, dtype) == 0)
             return dtypes[i].bits;
+    return 0;
+}
+
+uint32_t kvb__st_dtype_find(const char *s, size_t n, const char **name)
+{
+    if (n == 0 || n >= sizeof dtypes[0].name)
+        return 0;
+    for (size_t i = 0; i < KVB__ARRAY_LEN(dtypes); i++) {
+        const char *d = dtypes[i].name; /* exactly n bytes long */
+        if (d[n] == '\0' && d[n - 1] != '\0' && memcmp(d, s, n) == 0) {
+            *name = dtypes[i].name;
+            return dtypes[i].bits;
+        }
+    }
     return 0;
 }
 
@@ -238,16 +254,13 @@ static kvb_status header_size(kvb__reader *r, const unsigned char *p,
     return KVB_OK;
 }
 
-kvb_status kvb__st_read(kvb__reader *r, const void *buf, size_t len,
-                        uint64_t *bytes, uint64_t *count)
+/* The header through jansson: the reference, and every error's source. */
+static kvb_status st_jansson(kvb__reader *r, const unsigned char *p, uint64_t n,
+                             uint64_t *bytes, uint64_t *count)
 {
-    const unsigned char *p = buf;
-    uint64_t n = 0;
     json_t *root = NULL;
-    kvb_status st = header_size(r, p, len, &n);
-    if (!st)
-        st = kvb__json_load(r, (const char *)p + 8, (size_t)n, 8,
-                            "safetensors header", &root);
+    kvb_status st = kvb__json_load(r, (const char *)p + 8, (size_t)n, 8,
+                                   "safetensors header", &root);
     if (st)
         return st;
     size_t entries = json_object_size(root);
@@ -272,6 +285,29 @@ kvb_status kvb__st_read(kvb__reader *r, const void *buf, size_t len,
     json_decref(root);
     r->json = NULL;
     return st;
+}
+
+kvb_status kvb__st_read(kvb__reader *r, const void *buf, size_t len,
+                        uint64_t *bytes, uint64_t *count)
+{
+    const unsigned char *p = buf;
+    uint64_t n = 0;
+    kvb_status st = header_size(r, p, len, &n);
+    if (st)
+        return st;
+    /* A plain header needs no tree; anything else goes to jansson, which
+     * reports it (read_st_fast.c). */
+    if (kvb__st_fast(r, (const char *)p + 8, (size_t)n, bytes, count))
+        return KVB_OK;
+    return st_jansson(r, p, n, bytes, count);
+}
+
+kvb_status kvb__st_read_jansson(kvb__reader *r, const void *buf, size_t len,
+                                uint64_t *bytes, uint64_t *count)
+{
+    uint64_t n = 0;
+    kvb_status st = header_size(r, buf, len, &n);
+    return st ? st : st_jansson(r, buf, n, bytes, count);
 }
 
 /* ---- model.safetensors.index.json ---- */
@@ -370,16 +406,22 @@ static kvb_status each_shard(kvb__reader *r, const char **names, size_t n,
     return KVB_OK;
 }
 
-kvb_status kvb__st_index_read(kvb__reader *r, const char *json, size_t len,
-                              kvb__shard_fn fn, void *ctx, uint64_t *total_size,
-                              uint64_t *entries)
+static kvb_status index_size(kvb__reader *r, size_t len)
+{
+    if (len <= KVB_READ_MAX_JSON_BYTES)
+        return KVB_OK;
+    return kvb__read_fail(r, KVB_ELIMIT, "index", -1, -1,
+                          (int64_t)KVB_READ_MAX_JSON_BYTES,
+                          "index (%zu bytes) exceeds the %u-byte limit", len,
+                          KVB_READ_MAX_JSON_BYTES);
+}
+
+/* The index through jansson: the reference, and every error's source. */
+static kvb_status index_jansson(kvb__reader *r, const char *json, size_t len,
+                                kvb__shard_fn fn, void *ctx,
+                                uint64_t *total_size, uint64_t *entries)
 {
     json_t *root = NULL, *map = NULL;
-    if (len > KVB_READ_MAX_JSON_BYTES)
-        return kvb__read_fail(r, KVB_ELIMIT, "index", -1, -1,
-                              (int64_t)KVB_READ_MAX_JSON_BYTES,
-                              "index (%zu bytes) exceeds the %u-byte limit",
-                              len, KVB_READ_MAX_JSON_BYTES);
     kvb_status st = kvb__json_load(r, json, len, 0, "index", &root);
     if (st)
         return st;
@@ -403,4 +445,33 @@ kvb_status kvb__st_index_read(kvb__reader *r, const char *json, size_t len,
     json_decref(root);
     r->json = NULL;
     return st;
+}
+
+kvb_status kvb__st_index_read(kvb__reader *r, const char *json, size_t len,
+                              kvb__shard_fn fn, void *ctx, uint64_t *total_size,
+                              uint64_t *entries)
+{
+    kvb__st_index_scan x;
+    kvb_status st = index_size(r, len);
+    if (st)
+        return st;
+    /* A plain index needs no tree; anything else goes to jansson, which
+     * reports it (read_st_fast.c).  Then the shards, as jansson's path
+     * does it, so that their errors are the same. */
+    if (!kvb__st_index_fast(json, len, &x))
+        return index_jansson(r, json, len, fn, ctx, total_size, entries);
+    *total_size = x.total_size;
+    *entries = x.entries;
+    r->json = NULL; /* shard errors are about the shard, not the index */
+    st = each_shard(r, x.names, x.count, fn, ctx);
+    free(x.names);
+    return st;
+}
+
+kvb_status kvb__st_index_read_jansson(kvb__reader *r, const char *json,
+                                      size_t len, kvb__shard_fn fn, void *ctx,
+                                      uint64_t *total_size, uint64_t *entries)
+{
+    kvb_status st = index_size(r, len);
+    return st ? st : index_jansson(r, json, len, fn, ctx, total_size, entries);
 }

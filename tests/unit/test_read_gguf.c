@@ -610,6 +610,130 @@ static void test_read_gguf_families(void **state)
     free(b.p);
 }
 
+/* ---- string arrays: the two walks of skip_strings ---- */
+
+/* A llama whose vocabulary is `n` strings from `token`, with a key the
+ * model needs after the array (a walk that lost its way would misread
+ * it) and the vocabulary size from the array's length. */
+static gb vocab_file(uint64_t n, size_t (*token)(uint64_t i, char *out))
+{
+    gb b = {0};
+    header(&b, 3, 0, 7);
+    kv_str(&b, "general.architecture", "llama");
+    kv_u32(&b, "llama.block_count", 2);
+    kv_u32(&b, "llama.embedding_length", 256);
+    kv_u32(&b, "llama.feed_forward_length", 512);
+    kv_u32(&b, "llama.attention.head_count", 4);
+    put_str(&b, "tokenizer.ggml.tokens");
+    put_le(&b, ARRAY, 4);
+    put_le(&b, STRING, 4);
+    put_le(&b, n, 8);
+    for (uint64_t i = 0; i < n; i++) {
+        char tok[512];
+        size_t len = token(i, tok);
+        put_le(&b, len, 8);
+        put(&b, tok, len);
+    }
+    kv_u32(&b, "llama.context_length", 4096);
+    return b;
+}
+
+/* BPE-like pieces, 0..40 bytes, a few of 300 (lengths over 255). */
+static size_t plain_token(uint64_t i, char *out)
+{
+    size_t len = i % 97 == 0 ? 300 : (size_t)((i * 2654435761u) >> 7) % 41;
+    memset(out, 'a' + (int)(i % 26), len);
+    return len;
+}
+
+/* Pieces holding what looks like a length field ("\x05" and seven zero
+ * bytes): the second walk's guess lands inside a string and must be
+ * dropped. */
+static size_t decoy_token(uint64_t i, char *out)
+{
+    size_t len = 16 + (size_t)(i % 5);
+    memset(out, 0, len);
+    out[0] = 'x';
+    out[1] = 5;
+    out[len - 1] = 'y';
+    return len;
+}
+
+/* 32 long pieces, then one-byte ones: the guess lands so late that the
+ * second walk runs past the array's end (into the next key) before the
+ * first one arrives, and must be dropped. */
+static size_t overshoot_token(uint64_t i, char *out)
+{
+    size_t len = i < 32 ? 100 : 1;
+    memset(out, 'z', len);
+    return len;
+}
+
+static void expect_vocab(const gb *b, uint64_t n)
+{
+    parsed r = parse(b, b->n);
+    expect_ok(&r);
+    assert_int_equal(r.m.vocab_size, n);
+    assert_int_equal(r.m.max_position_embeddings, 4096);
+    assert_int_equal(r.info.header_bytes, b->n);
+}
+
+static void test_read_gguf_string_walks(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t (*token)(uint64_t, char *);
+        uint64_t n;
+    } c[] = {{plain_token, 20000},
+             {plain_token, 95},
+             {plain_token, 96},
+             {decoy_token, 5000},
+             {overshoot_token, 232}};
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        gb b = vocab_file(c[k].n, c[k].token);
+        expect_vocab(&b, c[k].n);
+        /* a string cut or grown by one byte anywhere: never a read past
+         * the buffer, always a clean status */
+        for (size_t at = 24; at < b.n && c[k].n < 1000; at += 7) {
+            b.p[at] ^= 1;
+            parsed r = parse(&b, b.n);
+            assert_true(r.st == KVB_OK || r.e.offset <= (int64_t)b.n);
+            b.p[at] ^= 1;
+        }
+        free(b.p);
+    }
+    /* read from a file, in slices: each slice is walked on its own */
+    char dir[] = "/tmp/kvb-walk-XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/vocab.gguf", dir);
+    gb v = vocab_file(40000, plain_token);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(v.p, 1, v.n, f), v.n);
+    fclose(f);
+    parsed r;
+    assert_int_equal(KVB_MODEL_INIT(&r.m), KVB_OK);
+    assert_int_equal(KVB_QUANT_INIT(&r.q), KVB_OK);
+    assert_int_equal(KVB_READ_INFO_INIT(&r.info), KVB_OK);
+    assert_int_equal(kvb_error_init(&r.e, sizeof r.e), KVB_OK);
+    r.st = kvb_model_read(path, &r.m, &r.q, &r.info, &r.e);
+    expect_ok(&r);
+    assert_int_equal(r.m.vocab_size, 40000);
+    assert_int_equal(r.info.header_bytes, v.n);
+    unlink(path);
+    rmdir(dir);
+    free(v.p);
+    /* every prefix of the overshoot file fails cleanly */
+    gb b = vocab_file(232, overshoot_token);
+    for (size_t len = 0; len < b.n; len++) {
+        r = parse(&b, len);
+        if (r.st != KVB_EPARSE)
+            fail_msg("prefix %zu: %s", len, kvb_status_name(r.st));
+        assert_true(r.e.offset >= 0 && (size_t)r.e.offset <= len);
+    }
+    free(b.p);
+}
+
 /* ---- files ---- */
 
 static void write_file(const char *path, const void *p, size_t n)
@@ -686,4 +810,5 @@ KVB_TESTS(cmocka_unit_test(test_read_gguf_q4km_exact),
           cmocka_unit_test(test_read_gguf_value_types),
           cmocka_unit_test(test_read_gguf_deepseek),
           cmocka_unit_test(test_read_gguf_families),
+          cmocka_unit_test(test_read_gguf_string_walks),
           cmocka_unit_test(test_read_gguf_files));

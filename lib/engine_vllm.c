@@ -331,14 +331,6 @@ uint64_t kvb__vllm_cudagraph_layers(const kvb__engine_in *in, uint32_t layers)
            CUDAGRAPH_BYTES_PER_PIECE;
 }
 
-uint64_t kvb__vllm_cudagraph(const kvb__engine_in *in, uint32_t stage)
-{
-    uint32_t first, last;
-    kvb__pp_layers(in->model->num_hidden_layers, stage,
-                   in->s.pipeline_parallel_size, &first, &last);
-    return kvb__vllm_cudagraph_layers(in, last - first);
-}
-
 /* ---- the weights as vLLM holds them ---- */
 
 /*

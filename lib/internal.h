@@ -343,7 +343,6 @@ uint64_t kvb__vllm_requested_bytes(const kvb__engine_in *in);
 uint64_t kvb__vllm_cuda_context(const kvb__engine_in *in);
 uint64_t kvb__vllm_non_torch(const kvb__engine_in *in);
 uint64_t kvb__vllm_activation(const kvb__engine_in *in, uint32_t stage);
-uint64_t kvb__vllm_cudagraph(const kvb__engine_in *in, uint32_t stage);
 /* Bytes that must stay free outside the budget at start (context, NCCL). */
 uint64_t kvb__vllm_startup_reserved(const kvb__engine_in *in);
 /* KV needed for one request of `len` tokens on a stage, as the check does. */
@@ -528,7 +527,6 @@ kvb_status kvb__json_fail(kvb__reader *r, kvb_status status,
 
 /* Families: the flags and defaults a model_type implies. */
 uint32_t kvb__family_flags(int32_t arch);
-uint32_t kvb__family_tied(int32_t arch);
 
 /* Store v in the kvb_model field of a KVB_READ_FIELD_* bit (the integer
  * fields only); false when it does not fit the field's width. */
@@ -591,7 +589,6 @@ kvb_status kvb__gguf_read_file(kvb__reader *r, FILE *f, uint64_t file_len,
 /* ggml type sizes: elements per block and bytes per block; false for
  * removed or unknown ids. */
 bool kvb__ggml_type_size(uint32_t type, uint64_t *block, uint64_t *bytes);
-const char *kvb__ggml_type_name(uint32_t type);
 
 /* ---- performance paths (plan.c, batch.c, engine_vllm.c, kvcache.c) ---- */
 
@@ -605,7 +602,7 @@ uint32_t kvb__vllm_gpu_names(const kvb_gpu *g);
 /* What kvb__vllm_loaded_weights reads of the GPU, as a small key (the
  * MXFP4 kernel family; 0 when none applies). */
 uint32_t kvb__vllm_weights_gpu_key(const kvb__engine_in *in);
-/* kvb__vllm_cudagraph for a stage of `layers` layers (no division). */
+/* The CUDA-graph pool of a stage of `layers` layers. */
 uint64_t kvb__vllm_cudagraph_layers(const kvb__engine_in *in, uint32_t layers);
 /* Layers of each kvb__attn_kind among [first, last), counted without
  * walking them (hybrid == false: all full attention). */

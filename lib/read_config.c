@@ -76,11 +76,6 @@ uint32_t kvb__family_flags(int32_t arch)
     return family_of(arch)->flags;
 }
 
-uint32_t kvb__family_tied(int32_t arch)
-{
-    return family_of(arch)->tied;
-}
-
 /* ---- the config being read ---- */
 
 typedef struct cfg {

@@ -68,11 +68,6 @@ bool kvb__ggml_type_size(uint32_t type, uint64_t *block, uint64_t *bytes)
     return true;
 }
 
-const char *kvb__ggml_type_name(uint32_t type)
-{
-    return type < KVB__ARRAY_LEN(types) ? types[type].name : NULL;
-}
-
 /* ---- the cursor ---- */
 
 typedef struct cur cur;

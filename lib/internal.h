@@ -193,6 +193,17 @@ static inline uint64_t kvb__load_uint(const void *base, size_t offset,
     __builtin_memcpy(&v, p, sizeof v);
     return v;
 }
+/* Eight bytes of a file as a little-endian integer (safetensors header
+ * lengths, GGUF fields): one load on a little-endian host. */
+static inline uint64_t kvb__le64(const void *p)
+{
+    uint64_t v;
+    __builtin_memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
 int kvb__strcasecmp(const char *a, const char *b);
 /* Copy a string into a fixed buffer, always NUL-terminated. */
 void kvb__strlcpy(char *dst, const char *src, size_t cap);

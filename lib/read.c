@@ -459,14 +459,6 @@ static kvb_status read_config_file(kvb__reader *r, const char *path)
 
 /* ---- safetensors ---- */
 
-static uint64_t le64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
 /* The 8-byte header length of a file of `size` bytes, checked. */
 static kvb_status st_length(kvb__reader *r, int fd, uint64_t size, uint64_t *n)
 {
@@ -477,7 +469,7 @@ static kvb_status st_length(kvb__reader *r, int fd, uint64_t size, uint64_t *n)
                               "file (%llu bytes) ends before the 8-byte header "
                               "length",
                               (unsigned long long)size);
-    *n = le64(head);
+    *n = kvb__le64(head);
     if (*n > KVB_READ_MAX_ST_HEADER_BYTES)
         return kvb__read_fail(
             r, KVB_ELIMIT, "safetensors.header_size", -1, -1, 0,
@@ -905,7 +897,7 @@ kvb_status kvb_safetensors_parse(const void *buf, size_t len,
     if (st)
         return st;
     set_weights(&r, KVB_FORMAT_SAFETENSORS, b, t, 1);
-    r.info.header_bytes = len < 8 ? len : 8 + le64(buf);
+    r.info.header_bytes = len < 8 ? len : 8 + kvb__le64(buf);
     kvb__struct_out(&r.info, sizeof r.info, info);
     return KVB_OK;
 }

@@ -425,6 +425,26 @@ static kvb_status layer_types(cfg *c, json_t *list, uint32_t *pattern,
     return pattern_of(c, global, n, "layer_types", pattern);
 }
 
+/* A layer pattern given as a number (sliding_window_pattern,
+ * no_rope_layer_interval): when present it replaces *pattern. */
+static kvb_status get_pattern(cfg *c, const char *keys, int field,
+                              uint32_t *pattern)
+{
+    char key[64];
+    bool found = false;
+    uint64_t v = 0;
+    kvb_status st = get_u64(c, c->obj, keys, &v, key, &found);
+    if (st || !found)
+        return st;
+    if (v > UINT32_MAX)
+        return cfg_fail(c, KVB_ERANGE, key,
+                        "%s (%llu) does not fit 32 bits; allowed: 0..1024", key,
+                        (unsigned long long)v);
+    *pattern = (uint32_t)v;
+    cfg_mark(c, field, key);
+    return KVB_OK;
+}
+
 static kvb_status window_gate(cfg *c, uint64_t *window)
 {
     bool use = false;
@@ -458,23 +478,14 @@ static kvb_status sliding(cfg *c)
         st = window_gate(c, &window);
     json_t *types = json_object_get(c->obj, "layer_types");
     uint32_t pattern = c->fam->pattern;
-    char key[64];
-    bool found = false, any = true;
-    uint64_t v = 0;
+    bool any = true;
     if (!st && json_is_array(types)) {
         st = layer_types(c, types, &pattern, &any);
         if (!st)
             cfg_mark(c, KVB_READ_FIELD_SLIDING_WINDOW_PATTERN, "layer_types");
     } else if (!st) {
-        st = get_u64(c, c->obj, "sliding_window_pattern", &v, key, &found);
-        if (!st && found && v > UINT32_MAX)
-            st = cfg_fail(c, KVB_ERANGE, key,
-                          "%s (%llu) does not fit 32 bits; allowed: 0..1024",
-                          key, (unsigned long long)v);
-        if (!st && found) {
-            pattern = (uint32_t)v;
-            cfg_mark(c, KVB_READ_FIELD_SLIDING_WINDOW_PATTERN, key);
-        }
+        st = get_pattern(c, "sliding_window_pattern",
+                         KVB_READ_FIELD_SLIDING_WINDOW_PATTERN, &pattern);
     }
     if (st)
         return st;
@@ -516,18 +527,8 @@ static kvb_status chunking(cfg *c)
             cfg_mark(c, KVB_READ_FIELD_ATTENTION_CHUNK_PATTERN,
                      "no_rope_layers");
     } else {
-        char key[64];
-        bool found = false;
-        uint64_t v = 0;
-        st = get_u64(c, c->obj, "no_rope_layer_interval", &v, key, &found);
-        if (!st && found && v > UINT32_MAX)
-            st = cfg_fail(c, KVB_ERANGE, key,
-                          "%s (%llu) does not fit 32 bits; allowed: 0..1024",
-                          key, (unsigned long long)v);
-        if (!st && found) {
-            pattern = (uint32_t)v;
-            cfg_mark(c, KVB_READ_FIELD_ATTENTION_CHUNK_PATTERN, key);
-        }
+        st = get_pattern(c, "no_rope_layer_interval",
+                         KVB_READ_FIELD_ATTENTION_CHUNK_PATTERN, &pattern);
     }
     m->attention_chunk_pattern = m->attention_chunk_size ? pattern : 0;
     return st;

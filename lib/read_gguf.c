@@ -121,21 +121,10 @@ static kvb_status need(cur *c, uint64_t n, const char *what)
                  (unsigned long long)(in_file ? c->len : c->file_len));
 }
 
-/* Little-endian loads: one instruction each on a little-endian host. */
-static uint64_t le64(const unsigned char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
 static uint64_t le(const unsigned char *p, unsigned n)
 {
     if (n == 8)
-        return le64(p);
+        return kvb__le64(p);
     uint64_t v = 0;
     for (unsigned i = n; i-- > 0;)
         v = v << 8 | p[i];
@@ -150,7 +139,7 @@ static bool skip_one(const unsigned char **q, const unsigned char *end)
 {
     if (end - *q < 8)
         return false;
-    uint64_t sl = le64(*q);
+    uint64_t sl = kvb__le64(*q);
     if (sl > KVB_READ_MAX_STRING || sl > (uint64_t)(end - *q) - 8)
         return false;
     *q += 8 + sl;
@@ -176,7 +165,7 @@ static const unsigned char *guess_boundary(const unsigned char *q,
 {
     const unsigned char *stop = end - q > GUESS_SCAN ? q + GUESS_SCAN : end;
     for (; stop - q >= 8; q++)
-        if (*q && le64(q) < 256)
+        if (*q && kvb__le64(q) < 256)
             return q;
     return NULL;
 }

@@ -219,14 +219,6 @@ static kvb_status tensors_of(kvb__reader *r, json_t *root, span *s, size_t *n)
     return KVB_OK;
 }
 
-static uint64_t le64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
 static kvb_status header_size(kvb__reader *r, const unsigned char *p,
                               size_t len, uint64_t *n)
 {
@@ -236,7 +228,7 @@ static kvb_status header_size(kvb__reader *r, const unsigned char *p,
                               "file ends after %zu bytes, before the 8-byte "
                               "header length",
                               len);
-    *n = le64(p);
+    *n = kvb__le64(p);
     if (*n > KVB_READ_MAX_ST_HEADER_BYTES)
         return kvb__read_fail(
             r, KVB_ELIMIT, "safetensors.header_size", -1, -1, 0,

@@ -86,17 +86,8 @@ static bool plain(unsigned char ch)
 #define ONES  0x0101010101010101u
 #define HIGHS 0x8080808080808080u
 
-/* Eight bytes as one little-endian word: byte k of the text is bits
- * 8k..8k+7 whatever the host. */
-static uint64_t load8(const unsigned char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
+/* Words are read with kvb__le64, so byte k of the text is bits
+ * 8k..8k+7 of a word whatever the host. */
 
 /* The high bit of each byte of w that is not plain().  Borrows of the
  * subtractions only run upwards from a flagged byte, so the lowest flag
@@ -112,7 +103,7 @@ static uint64_t not_plain(uint64_t w)
 static void skip_plain(scan *c)
 {
     while (c->end - c->p >= 8) {
-        uint64_t m = not_plain(load8(c->p));
+        uint64_t m = not_plain(kvb__le64(c->p));
         if (m) {
             c->p += __builtin_ctzll(m) / 8;
             return;
@@ -209,8 +200,9 @@ static uint32_t hash(const unsigned char *s, size_t n)
         h ^= w << 8;
     } else {
         for (size_t i = 0; i + 8 <= n; i += 8)
-            h = (h << 23 | h >> 41) ^ load8(s + i);
-        h = (h << 23 | h >> 41) ^ load8(s + n - 8); /* the tail, overlapped */
+            h = (h << 23 | h >> 41) ^ kvb__le64(s + i);
+        h = (h << 23 | h >> 41) ^
+            kvb__le64(s + n - 8); /* the tail, overlapped */
     }
     h = (h ^ h >> 32) * 0x9E3779B97F4A7C15u; /* every bit reaches the low */
     return (uint32_t)(h ^ h >> 29);

@@ -350,21 +350,11 @@ static double time_raw(const char *path, uint64_t n, unsigned char **keep)
 
 int main(int argc, char **argv)
 {
-    int tiny = 0, reps = 30, reps_given = 0;
-    const char *dir = "bench-data";
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--tiny") == 0)
-            tiny = 1;
-        else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
-            dir = argv[++i];
-        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]), reps_given = 1;
-        else {
-            fprintf(stderr, "usage: bench_gguf [--tiny] [--dir DIR] "
-                            "[--reps N]\n");
-            return 2;
-        }
-    }
+    bench_args args = {0, "bench-data", 30, 0};
+    if (bench_parse(argc, argv, "bench_gguf", &args))
+        return 2;
+    int tiny = args.tiny, reps = args.reps, reps_given = args.reps_given;
+    const char *dir = args.dir;
     shape m = {80, 8192, 28672, 64, 8, 128256, 280147};
     if (tiny) { /* the smoke test: the same shape, a small vocabulary */
         m.vocab = 512;

@@ -50,6 +50,9 @@ static void kv_fixed(kvb_model *m, kvb_gpu *g, kvb_serving *s, uint64_t total,
     s->max_model_len = mml;
 }
 
+/* "Friendly": the larger of the largest power of two <= n and the largest
+ * multiple of 1024 <= n.  1000 -> max(512, 0); 2047 -> max(1024, 1024);
+ * 3000 -> max(2048, 2048). */
 static void test_advise_friendly_len(void **state)
 {
     (void)state;

@@ -291,6 +291,7 @@ static void test_presets_hw_instance_examples(void **state)
     assert_int_equal(KVB_GPU_INIT(&g), KVB_OK);
     assert_int_equal(kvb_instance_gpu(&in, &g, &e), KVB_OK);
     assert_int_equal(g.count, 4);
+    /* the A10G row: torch total_memory=22587MB (presets_gpus.c source) */
     assert_true(g.total_bytes == 22587 * MIB);
 
     /* case-insensitive */

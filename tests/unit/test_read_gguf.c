@@ -110,8 +110,6 @@ static void expect_ok(const parsed *r)
 
 enum { T_F32 = 0, T_Q4_K = 12, T_Q6_K = 14 };
 
-static size_t infos_end; /* where the tensor infos of tiny_q4km end */
-
 /* hidden 256, 4 heads of 64, 2 KV heads, MLP 512, vocab 1000, untied.
  * Types as llama.cpp's Q4_K_M mix gives them (quant_formats.md §2):
  * token_embd the base Q4_K, output Q6_K, norms F32, attn_v and ffn_down
@@ -152,8 +150,7 @@ static gb tiny_q4km(uint32_t version)
     }
     off = info(&b, "output_norm.weight", 1, vec, T_F32, off, 1024);
     info(&b, "output.weight", 2, embd, T_Q6_K, off, 210000);
-    infos_end = b.n;
-    return b;
+    return b; /* the header ends with the last tensor info */
 }
 
 static void test_read_gguf_q4km_exact(void **state)
@@ -209,13 +206,13 @@ static void test_read_gguf_truncation(void **state)
     gb b = tiny_q4km(3);
     /* Every prefix shorter than the tensor infos fails cleanly, with an
      * offset inside what was given; the full infos read. */
-    for (size_t len = 0; len < infos_end; len++) {
+    for (size_t len = 0; len < b.n; len++) {
         parsed r = parse(&b, len);
         if (r.st != KVB_EPARSE)
             fail_msg("prefix %zu: %s", len, kvb_status_name(r.st));
         assert_true(r.e.offset >= 0 && (size_t)r.e.offset <= len);
     }
-    parsed r = parse(&b, infos_end);
+    parsed r = parse(&b, b.n);
     expect_ok(&r);
     free(b.p);
 }
@@ -762,6 +759,7 @@ static void test_read_gguf_files(void **state)
     assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
     assert_int_equal(kvb_model_read(path, &m, &q, &info, &e), KVB_OK);
     assert_int_equal(info.format, KVB_FORMAT_GGUF);
+    /* tiny_llama at Q4_K_M, computed by hand in test_quant.c */
     assert_int_equal(info.weights_bytes, 1064912);
     /* the directory holding it reads as that file */
     assert_int_equal(kvb_model_read(dir, &m, &q, &info, &e), KVB_OK);
@@ -784,7 +782,7 @@ static void test_read_gguf_files(void **state)
     kv_str(&big, "pad.one", pad);
     kv_str(&big, "pad.two", pad);
     free(pad);
-    put(&big, b.p + 24, infos_end - 24); /* tiny's 9 pairs and infos */
+    put(&big, b.p + 24, b.n - 24); /* tiny's 9 pairs and infos */
     write_file(path, big.p, big.n);
     assert_int_equal(kvb_model_read(path, &m, &q, &info, &e), KVB_OK);
     assert_int_equal(info.weights_bytes, 1064912);

@@ -333,7 +333,7 @@ uint64_t kvb__kv_blocks_per_layer(const kvb__kv_stage *ks, int kind,
 uint64_t kvb__kv_blocks_per_request(const kvb__kv_stage *ks, uint64_t len,
                                     uint64_t mnbt, uint32_t block_size);
 
-/* ---- engine: vLLM (engine_vllm.c) ---- */
+/* ---- engine: vLLM (engines/vllm.c) ---- */
 
 /* Settings after defaults are applied, and the engine's measured terms. */
 typedef struct kvb__engine_in {
@@ -466,14 +466,14 @@ kvb_status kvb__validate_run(const kvb__devmem *dev, const kvb_gpu *gpu,
                              const kvb_serving *serving, kvb_validation *out,
                              kvb_error *err);
 
-/* ---- advice and logs (advise.c, explain.c) ---- */
+/* ---- advice and logs (advice/fix.c, explain.c) ---- */
 
 /* The largest "friendly" length <= n: a power of two or a multiple of
  * 1024, whichever is larger; 0 for n == 0. */
 uint64_t kvb__friendly_len(uint64_t n);
 
-/* ---- Readers (read.c, read_json.c, read_config.c, read_safetensors.c,
- * read_st_fast.c, read_gguf.c) ---- */
+/* ---- Readers (readers/files.c, readers/json.c, readers/config.c,
+ * readers/safetensors.c, readers/st_fast.c, readers/gguf.c) ---- */
 
 struct json_t; /* jansson's, kept out of this header */
 
@@ -570,7 +570,7 @@ kvb_status kvb__st_index_read_jansson(kvb__reader *r, const char *json,
                                       size_t len, kvb__shard_fn fn, void *ctx,
                                       uint64_t *total_size, uint64_t *entries);
 
-/* The fast paths (read_st_fast.c): scanners for the fixed grammar of a
+/* The fast paths (readers/st_fast.c): scanners for the fixed grammar of a
  * safetensors header (json: the header after its 8-byte length) and of
  * an index, without a JSON tree.  They only accept: true with the results
  * the jansson path gives, or false, having written nothing (on_tensor not
@@ -601,7 +601,7 @@ kvb_status kvb__gguf_read_file(kvb__reader *r, FILE *f, uint64_t file_len,
  * removed or unknown ids. */
 bool kvb__ggml_type_size(uint32_t type, uint64_t *block, uint64_t *bytes);
 
-/* ---- performance paths (plan.c, batch.c, engine_vllm.c, kvcache.c) ---- */
+/* ---- performance paths (plan.c, batch.c, engines/vllm.c, kvcache.c) ---- */
 
 /* What vLLM's batch defaults read of a GPU's name, found once per GPU
  * rather than per plan (kvb__vllm_gpu_names). */

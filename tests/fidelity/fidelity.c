@@ -242,7 +242,7 @@ static json_t *load(const char *dir, const char *name)
     return j;
 }
 
-/* The flags of a family, from its first preset (lib/presets_models.c). */
+/* The flags of a family, from its first preset (lib/presets/models.c). */
 static uint32_t family_flags(int32_t arch)
 {
     size_t n = kvb_preset_model_count();

@@ -1,6 +1,6 @@
 #!/bin/sh
 # libkvbudget.so must load without CUDA: no NEEDED entry for libcuda or
-# libcudart (the probe dlopens the driver at run time; lib/probe.c).
+# libcudart (the probe dlopens the driver at run time; lib/device/probe.c).
 set -eu
 lib=$1
 if command -v readelf >/dev/null 2>&1; then

@@ -141,11 +141,11 @@ elif [ -n "$CUDA_INC" ]; then
     log "cmake build not possible; building with plain cc (no unit tests)"
     F=$B/cc
     rm -rf "$F" && mkdir -p "$F/obj"
-    for src in "$ROOT"/lib/*.c; do
+    for src in $(find "$ROOT/lib" -name '*.c' | sort); do
         # readers that need jansson are skipped: nothing here calls them
         cc -std=c11 -O2 -fPIC -DKVB_STATIC -DKVB_HAVE_CUDA=1 \
             -I"$ROOT/include" -I"$ROOT/lib" -I"$CUDA_INC" -c "$src" \
-            -o "$F/obj/$(basename "$src" .c).o" 2>>"$LOG" ||
+            -o "$F/obj/$(echo "${src#"$ROOT"/lib/}" | tr / _ | sed 's/\.c$//').o" 2>>"$LOG" ||
             log "skipped $(basename "$src")"
     done
     ar rcs "$F/libkvbudget.a" "$F"/obj/*.o

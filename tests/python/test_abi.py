@@ -77,7 +77,7 @@ class TestStructLayout(unittest.TestCase):
         self.assertIn("kvb_plan", declared)
         missing = declared - set(c_layout())
         self.assertFalse(missing, "structs of include/kvbudget.h missing "
-                         "from lib/layout.c: " + ", ".join(sorted(missing)))
+                         "from lib/core/layout.c: " + ", ".join(sorted(missing)))
 
     def test_layout_report_errors(self):
         lib = _capi.library()

@@ -1,6 +1,6 @@
 /*
  * test_presets.c -- the model presets: every parameter count computed from
- * the architecture equals the published count (lib/presets_models.c cites
+ * the architecture equals the published count (lib/presets/models.c cites
  * each: shared/data/models.json and the model cards), lookups, sources.
  */
 #include "testing.h"

@@ -1,6 +1,6 @@
 /*
  * test_presets_hw.c -- the GPU and cloud-instance preset tables
- * (lib/presets_gpus.c, lib/presets_instances.c) and their lookups.
+ * (lib/presets/gpus.c, lib/presets/instances.c) and their lookups.
  */
 #include "testing.h"
 

@@ -2,7 +2,7 @@
  * test_read_config.c -- config.json into kvb_model / kvb_quant.
  *
  * The real configs in tests/data/configs/ (sources in SOURCES.md) are read
- * and compared with the preset rows of lib/presets_models.c field by field
+ * and compared with the preset rows of lib/presets/models.c field by field
  * (everything but the name): the preset rows were written from the same
  * public configs, so any difference is a reader bug.  Configs written
  * inline below are marked as such; each says where its keys come from.

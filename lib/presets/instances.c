@@ -1,12 +1,12 @@
 /*
- * presets_instances.c -- built-in cloud instances: which GPU preset, how
+ * presets/instances.c -- built-in cloud instances: which GPU preset, how
  * many, vCPUs, host memory (GiB x 2^30) and the on-demand price in USD per
  * hour (0 = unknown).  Rows copy shared/data/gpus.json, which cites each
  * figure; the source string says where the shape and the price come from,
  * and says so when a price is a recalled list price that nobody verified.
  * Regions: AWS us-east-1, GCP us-central1, Azure eastus.
  *
- * gpu is always a canonical name from presets_gpus.c (H100 "Mega" on GCP
+ * gpu is always a canonical name from presets/gpus.c (H100 "Mega" on GCP
  * a3-megagpu is the same H100 SXM; Azure NC A100 v4 carries the A100 80GB
  * PCIe, which shares the A100-80GB row).
  */

@@ -1,5 +1,5 @@
 /*
- * plan.c -- the capacity plan: every stage put together, and the verdict.
+ * plan/plan.c -- the capacity plan: every stage put together, and the verdict.
  */
 #include "internal.h"
 

@@ -1,5 +1,5 @@
 /*
- * model.c -- the model architecture: defaults, validation, layer layout.
+ * model/model.c -- the model architecture: defaults, validation, layer layout.
  */
 #include "internal.h"
 

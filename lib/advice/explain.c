@@ -1,5 +1,5 @@
 /*
- * explain.c -- read a serving log into facts, turn facts into planner
+ * advice/explain.c -- read a serving log into facts, turn facts into planner
  * inputs, and say what the facts mean.
  *
  * The log is first normalised into a working copy: NUL and control bytes

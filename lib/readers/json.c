@@ -1,5 +1,5 @@
 /*
- * read_json.c -- JSON for the readers: jansson parses, and a small scanner
+ * readers/json.c -- JSON for the readers: jansson parses, and a small scanner
  * finds where a value sits in the text so that an error about a value
  * ("num_hidden_layers is a string") carries its line and column, which
  * jansson only gives for syntax errors.

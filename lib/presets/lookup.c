@@ -1,6 +1,6 @@
 /*
- * presets.c -- access to the built-in model, GPU and instance tables
- * (presets_models.c, presets_gpus.c, presets_instances.c).  Rows are
+ * presets/lookup.c -- access to the built-in model, GPU and instance tables
+ * (presets/models.c, presets/gpus.c, presets/instances.c).  Rows are
  * copied into the caller's struct; nothing points into the tables.
  */
 #include "internal.h"

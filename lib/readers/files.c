@@ -1,7 +1,7 @@
 /*
- * read.c -- the readers' front door: what a path is (directory, config,
- * safetensors, index, GGUF) and the state every reader shares (warnings,
- * where each field came from, the final validation and copy-out).
+ * readers/files.c -- the readers' front door: what a path is (directory,
+ * config, safetensors, index, GGUF) and the state every reader shares
+ * (warnings, where each field came from, the final validation and copy-out).
  *
  * The format is sniffed from the content, not trusted from the name: a
  * GGUF starts with "GGUF", a safetensors file with an 8-byte length then

@@ -1,5 +1,5 @@
 /*
- * read_safetensors.c -- exact tensor bytes from safetensors headers.
+ * readers/safetensors.c -- exact tensor bytes from safetensors headers.
  *
  * A file is an 8-byte little-endian header length N, N bytes of JSON
  * ({"__metadata__": {str: str}, "<name>": {"dtype", "shape",
@@ -288,7 +288,7 @@ kvb_status kvb__st_read(kvb__reader *r, const void *buf, size_t len,
     if (st)
         return st;
     /* A plain header needs no tree; anything else goes to jansson, which
-     * reports it (read_st_fast.c). */
+     * reports it (readers/st_fast.c). */
     if (kvb__st_fast(r, (const char *)p + 8, (size_t)n, bytes, count))
         return KVB_OK;
     return st_jansson(r, p, n, bytes, count);
@@ -448,7 +448,7 @@ kvb_status kvb__st_index_read(kvb__reader *r, const char *json, size_t len,
     if (st)
         return st;
     /* A plain index needs no tree; anything else goes to jansson, which
-     * reports it (read_st_fast.c).  Then the shards, as jansson's path
+     * reports it (readers/st_fast.c).  Then the shards, as jansson's path
      * does it, so that their errors are the same. */
     if (!kvb__st_index_fast(json, len, &x))
         return index_jansson(r, json, len, fn, ctx, total_size, entries);

@@ -1,5 +1,5 @@
 /*
- * presets_models.c -- built-in model architectures.
+ * presets/models.c -- built-in model architectures.
  *
  * Each row: name, aliases (Hugging Face repository names), source, the
  * published parameter count, and the architecture as its config.json

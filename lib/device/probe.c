@@ -1,5 +1,5 @@
 /*
- * probe.c -- the GPUs of this machine, read through the CUDA driver API.
+ * device/probe.c -- the GPUs of this machine, read through the CUDA driver API.
  *
  * The driver library (libcuda.so.1) is loaded with dlopen for the length
  * of one call and unloaded after, so libkvbudget.so has no NEEDED entry

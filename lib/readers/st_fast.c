@@ -1,5 +1,5 @@
 /*
- * read_st_fast.c -- the fast paths of the safetensors readers: scanners
+ * readers/st_fast.c -- the fast paths of the safetensors readers: scanners
  * for the fixed grammar of a safetensors header and of
  * model.safetensors.index.json, which compute what the jansson path
  * computes without building a JSON tree (jansson spends a hash table per
@@ -14,7 +14,7 @@
  * the same bytes, which gives the result or the error with its status,
  * message, field, line, column and offset as before.  Whatever a scanner
  * accepts, the jansson path accepts with the same result:
- * tests/unit/test_read_st_fast.c runs both on the same headers and
+ * tests/unit/test_readers/st_fast.c runs both on the same headers and
  * fuzz_safetensors / fuzz_st_index check it on every input they try.
  *
  * Memory: one allocation per header (tables sized from a count of
@@ -236,7 +236,7 @@ static bool sset_add(sset *set, const scan *c, sref s, bool *fresh)
 
 /* ---- one safetensors header ---- */
 
-#define MAX_RANK 16u /* as read_safetensors.c */
+#define MAX_RANK 16u /* as readers/safetensors.c */
 
 /* One tensor, in the order of the header. */
 typedef struct tspan {
@@ -308,7 +308,7 @@ static bool tensor_member(scan *c, tfields *t)
 }
 
 /* {"dtype", "shape", "data_offsets"} in any order, with the checks of
- * read_safetensors.c's tensor(): a whole number of bytes, and a span of
+ * readers/safetensors.c's tensor(): a whole number of bytes, and a span of
  * exactly dtype x shape bytes. */
 static bool tensor(scan *c, tspan *out)
 {
@@ -467,7 +467,7 @@ typedef struct ixscan {
     uint64_t total;
 } ixscan;
 
-/* As read_safetensors.c's plain_file_name: the name stays inside the
+/* As readers/safetensors.c's plain_file_name: the name stays inside the
  * model directory (a '\\' cannot reach here: it would be an escape). */
 static bool plain_file_name(const scan *c, sref s)
 {

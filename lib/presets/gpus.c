@@ -1,5 +1,5 @@
 /*
- * presets_gpus.c -- built-in GPUs, with the per-GPU memory total that CUDA
+ * presets/gpus.c -- built-in GPUs, with the per-GPU memory total that CUDA
  * reports: cudaMemGetInfo's total, which equals cudaDeviceProp's
  * totalGlobalMem and torch.cuda.get_device_properties().total_memory.
  * That is what vLLM multiplies by gpu_memory_utilization.  It is neither

@@ -1,5 +1,5 @@
 /*
- * serving.c -- the GPU and the serving settings: defaults and validation.
+ * plan/serving.c -- the GPU and the serving settings: defaults and validation.
  */
 #include "internal.h"
 

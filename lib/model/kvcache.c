@@ -1,7 +1,8 @@
 /*
- * kvcache.c -- KV-cache bytes per token, pages, and vLLM's KV-cache groups.
- * vLLM: vllm/v1/kv_cache_interface.py (page sizes, max_memory_usage_bytes)
- * and vllm/v1/core/kv_cache_utils.py (grouping); see docs/model.md#kv.
+ * model/kvcache.c -- KV-cache bytes per token, pages, and vLLM's KV-cache
+ * groups. vLLM: vllm/v1/kv_cache_interface.py (page sizes,
+ * max_memory_usage_bytes) and vllm/v1/core/kv_cache_utils.py (grouping); see
+ * docs/model.md#kv.
  */
 #include "internal.h"
 

@@ -1,5 +1,5 @@
 /*
- * inventory.c -- every weight tensor of a model, derived from its
+ * model/inventory.c -- every weight tensor of a model, derived from its
  * architecture the way the Hugging Face modelling code creates them.
  * The parameter count, the weights bytes and the per-GPU split all follow
  * from this one walk, so they cannot disagree.

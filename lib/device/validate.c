@@ -1,5 +1,5 @@
 /*
- * validate.c -- allocate on a device what a plan predicts, the way vLLM
+ * device/validate.c -- allocate on a device what a plan predicts, the way vLLM
  * allocates it, and compare the fall in free memory with the prediction.
  *
  * The logic runs over kvb__devmem (internal.h), so the order of the

@@ -1,5 +1,5 @@
 /*
- * read_quant.c -- config.json's quantization_config into kvb_quant.
+ * readers/quant_config.c -- config.json's quantization_config into kvb_quant.
  * Shapes per method: ../shared/data/quant_formats.md §3-7 (AWQ GEMM,
  * GPTQ, FP8 per-tensor / per-channel / 128x128 blocks, compressed-tensors
  * config_groups, bitsandbytes NF4, MXFP4).  A method this version cannot

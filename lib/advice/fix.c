@@ -1,5 +1,5 @@
 /*
- * advise.c -- remedies for a plan that does not fit, each re-planned.
+ * advice/fix.c -- remedies for a plan that does not fit, each re-planned.
  *
  * Every candidate is a kvb_fix holding the complete changed inputs; it is
  * applied to copies of the caller's inputs with kvb_fix_apply() and

@@ -1,5 +1,5 @@
 /*
- * engine_vllm.c -- vLLM's memory accounting, by release line.
+ * engines/vllm.c -- vLLM's memory accounting, by release line.
  *
  * What vLLM computes from configuration (block math, defaults, reporting,
  * error texts) is reproduced as its source does it.  What vLLM measures

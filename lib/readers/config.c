@@ -1,6 +1,6 @@
 /*
- * read_config.c -- a Hugging Face config.json into kvb_model and
- * kvb_quant, the way lib/presets_models.c fills its rows: head_dim only
+ * readers/config.c -- a Hugging Face config.json into kvb_model and
+ * kvb_quant, the way lib/presets/models.c fills its rows: head_dim only
  * when the config states it; intermediate_size is the dense MLP width
  * (Llama 4: intermediate_size_mlp; its intermediate_size is the expert
  * width); sliding_window_pattern p means layer i is global iff

@@ -1,5 +1,5 @@
 /*
- * read_gguf.c -- GGUF (v2 and v3) headers: metadata, tensor infos, the
+ * readers/gguf.c -- GGUF (v2 and v3) headers: metadata, tensor infos, the
  * architecture from the <arch>.* keys, and exact tensor bytes from each
  * tensor's ggml type and shape.
  *

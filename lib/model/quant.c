@@ -1,5 +1,5 @@
 /*
- * quant.c -- how each tensor is stored under a quantization scheme, and
+ * model/quant.c -- how each tensor is stored under a quantization scheme, and
  * the weights bytes that follow: per tensor, per checkpoint, per GPU.
  * Layouts: ../docs/model.md#weights (AWQ/GPTQ packing, GGUF blocks and
  * llama.cpp's per-tensor mix rules, FP8 scales, MXFP4, bitsandbytes).

@@ -1,5 +1,5 @@
 /*
- * batch.c -- many plans in one call (kvb_batch_compute), each exactly what
+ * plan/batch.c -- many plans in one call (kvb_batch_compute), each exactly what
  * kvb_plan_compute gives for the same inputs.
  *
  * kvb_plan_compute spends nearly all its time on things a sweep repeats:
@@ -9,7 +9,7 @@
  * (model, quant, tensor_parallel_size, pipeline_parallel_size, expert
  * parallelism, stage) is computed once per combination and kept in a cache
  * allocated once per call.  What is left per row is the engine arithmetic
- * of engine_vllm.c.
+ * of engines/vllm.c.
  *
  * Each row is planned by kvb__plan_core, the same code kvb_plan_compute
  * runs, handed this call's caches (kvb__plan_cache) and asked for no

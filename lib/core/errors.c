@@ -1,5 +1,5 @@
 /*
- * errors.c -- status codes, error detail, field bounds, struct_size rules.
+ * core/errors.c -- status codes, error detail, field bounds, struct_size rules.
  */
 #include "internal.h"
 

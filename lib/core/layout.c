@@ -1,5 +1,5 @@
 /*
- * layout.c -- the size and field offsets of every public struct, as this
+ * core/layout.c -- the size and field offsets of every public struct, as this
  * library was compiled, so a binding can prove its mirror of each struct
  * (tests/python/test_abi.py walks all of them).
  *

@@ -635,10 +635,15 @@ KVB_API KVB_NODISCARD
 kvb_status kvb_gpu_init(kvb_gpu *gpu, size_t struct_size);
 #define KVB_GPU_INIT(g) kvb_gpu_init((g), sizeof *(g))
 
-/** Serving engines. */
+/** Serving engines (docs/engines.md says how each one sizes memory). */
 typedef enum kvb_engine {
-    KVB_ENGINE_VLLM = 0, /* vLLM */
-    KVB_ENGINE_LAST_     /* never use */
+    KVB_ENGINE_VLLM = 0,      /* vLLM */
+    KVB_ENGINE_SGLANG = 1,    /* SGLang (@since 0.2) */
+    KVB_ENGINE_LLAMA_CPP = 2, /* llama.cpp's llama-server (@since 0.2) */
+    KVB_ENGINE_OLLAMA = 3,    /* Ollama, over llama.cpp (@since 0.2) */
+    KVB_ENGINE_TRTLLM = 4,    /* NVIDIA TensorRT-LLM (@since 0.2) */
+    KVB_ENGINE_TGI = 5,       /* Hugging Face TGI (@since 0.2) */
+    KVB_ENGINE_LAST_          /* never use */
 } kvb_engine;
 
 /** The accounting a plan used (kvb_plan.accounting). */
@@ -646,14 +651,29 @@ typedef enum kvb_accounting {
     KVB_ACCOUNTING_VLLM_V0 = 0,      /* V0 engine: "# GPU blocks" */
     KVB_ACCOUNTING_VLLM_V1 = 1,      /* V1 before 0.21: graphs outside budget */
     KVB_ACCOUNTING_VLLM_V1_021 = 2,  /* V1 from 0.21: graph estimate inside */
+    KVB_ACCOUNTING_SGLANG = 3,       /* mem_fraction_static (@since 0.2) */
+    KVB_ACCOUNTING_LLAMA_CPP = 4,    /* n_ctx cells, layer offload (@since 0.2) */
+    KVB_ACCOUNTING_OLLAMA = 5,       /* Ollama's layer placement (@since 0.2) */
+    KVB_ACCOUNTING_TRTLLM_PYTORCH = 6, /* PyTorch backend (@since 0.2) */
+    KVB_ACCOUNTING_TRTLLM_ENGINE = 7, /* TensorRT engine files (@since 0.2) */
+    KVB_ACCOUNTING_TGI = 8,          /* warm-up at max prefill (@since 0.2) */
     KVB_ACCOUNTING_LAST_             /* never use */
 } kvb_accounting;
 
 /** "Work it out" value for the byte overrides in kvb_serving. */
 #define KVB_AUTO_BYTES UINT64_MAX
 
+/** kvb_serving.n_gpu_layers: every layer on the GPUs (llama.cpp -ngl 999).
+ * @since 0.2 */
+#define KVB_ALL_LAYERS UINT32_MAX
+
 /**
- * Serving settings, named as vLLM names them.  Zero means "the engine's
+ * Serving settings, named as vLLM names them; each other engine's flags
+ * map onto them (SGLang --mem-fraction-static and TensorRT-LLM's
+ * kv_cache_free_gpu_mem_fraction onto gpu_memory_utilization, llama.cpp
+ * -np onto max_num_seqs, TGI --num-shard onto tensor_parallel_size ...:
+ * docs/engines.md has the table), and the fields from data_parallel_size
+ * on are the settings only some engines have.  Zero means "the engine's
  * default" wherever the comment says so; kvb_plan reports the values used.
  */
 typedef struct kvb_serving {
@@ -666,7 +686,9 @@ typedef struct kvb_serving {
     uint32_t concurrency;           /* wanted sequences at max_model_len; 1 */
     uint32_t tensor_parallel_size;  /* 1 */
     uint32_t pipeline_parallel_size; /* 1 */
-    uint32_t block_size;            /* tokens per KV block; 16 */
+    uint32_t block_size;            /* tokens per KV block (vLLM block, SGLang
+                                       page, TRT-LLM tokens_per_block); 0:
+                                       engine default (16 for vLLM) */
     uint32_t enforce_eager;         /* 1: no CUDA graphs */
     uint32_t max_num_seqs;          /* 0: engine default */
     uint64_t max_num_batched_tokens; /* 0: engine default */
@@ -686,6 +708,37 @@ typedef struct kvb_serving {
                                        measured them (vLLM's "Model loading
                                        took"), replacing the modelled load
                                        overhead; 0: modelled */
+    /* ---- @since 0.2: what only some engines have ---- */
+    int32_t accounting;             /* -1: the engine's own choice for its
+                                       version; else a kvb_accounting to
+                                       force (vllm-v0@0.8.3, VLLM_USE_V1) */
+    uint32_t data_parallel_size;    /* replicas of the model (vLLM
+                                       --data-parallel-size, SGLang --dp); 1 */
+    uint32_t enable_dp_attention;   /* SGLang --enable-dp-attention */
+    uint32_t cuda_graph_max_bs;     /* SGLang --cuda-graph-max-bs; 0: default */
+    uint64_t context_size;          /* llama.cpp -c / Ollama num_ctx: n_ctx,
+                                       all slots together; 0: default */
+    uint32_t n_gpu_layers;          /* llama.cpp -ngl; KVB_ALL_LAYERS: all
+                                       (default) */
+    uint32_t n_cpu_moe;             /* llama.cpp --n-cpu-moe: layers whose
+                                       experts stay in host RAM */
+    uint32_t ubatch_size;           /* llama.cpp -ub; 0: default (512) */
+    int32_t cache_type_k;           /* kvb_storage of llama.cpp's K cache
+                                       (-ctk: F16, Q8_0, Q4_0 ...); -1: F16 */
+    int32_t cache_type_v;           /* the same for V (-ctv) */
+    int32_t flash_attn;             /* -1: auto (default); 0 off; 1 on */
+    uint32_t swa_full;              /* llama.cpp --swa-full */
+    uint32_t kv_unified;            /* llama.cpp --kv-unified */
+    int32_t backend;                /* an engine's variant: TensorRT-LLM 0
+                                       PyTorch (default), 1 TensorRT engine */
+    uint64_t max_total_tokens;      /* the token pool, when set: SGLang
+                                       --max-total-tokens, TGI
+                                       --max-batch-total-tokens; 0: derived */
+    uint64_t max_input_tokens;      /* TGI --max-input-tokens; 0: default */
+    uint64_t gpu_overhead_bytes;    /* per GPU, held back (OLLAMA_GPU_OVERHEAD) */
+    uint64_t host_memory_bytes;     /* host RAM for offloaded layers; 0:
+                                       unknown (not checked) */
+    uint32_t gpus_per_node;         /* 0: all of gpu.count on one node */
 } kvb_serving;
 
 /**
@@ -718,6 +771,85 @@ const char *kvb_engine_name(int engine);
 /** Accounting name ("vllm-v1-0.21"); NULL if unknown. @since 0.1 */
 KVB_API
 const char *kvb_accounting_name(int accounting);
+
+/* ---------------------------------------------------------------------- */
+/* Engine command lines                                                   */
+/* ---------------------------------------------------------------------- */
+
+/** What an engine's command line says besides the serving settings. */
+typedef struct kvb_command {
+    size_t struct_size;
+    int32_t engine;          /* kvb_engine the command runs */
+    uint32_t engine_version; /* packed; 0: the command does not say */
+    char program[64];        /* how it was started: "vllm serve",
+                                "python3 -m sglang.launch_server" */
+    char model[512];         /* the model as given (--model, -m,
+                                --model-path, --model-id, positional) */
+    char quantization[32];   /* --quantization / --quantize as given; "" */
+    char dtype[16];          /* --dtype as given; "" */
+    char kv_cache_dtype[16]; /* --kv-cache-dtype as given; "" */
+    char ignored[512];       /* the engine's flags the plan does not use,
+                                ", "-joined (truncated with "...") */
+    char warning[512];       /* what was assumed ("; "-joined); "" */
+} kvb_command;
+
+/**
+ * Fill a command with defaults (engine -1, everything else empty).
+ * @return KVB_OK, KVB_EINVAL or KVB_EABI.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_command_init(kvb_command *cmd, size_t struct_size);
+#define KVB_COMMAND_INIT(c) kvb_command_init((c), sizeof *(c))
+
+/**
+ * Read an engine's command line and environment into serving settings:
+ * `vllm serve ORG/M --max-model-len 8192`, `python3 -m
+ * vllm.entrypoints.openai.api_server --model M`, `python3 -m
+ * sglang.launch_server --model-path M --tp 2`, `llama-server -m x.gguf -c
+ * 8192 -ngl 99 -np 4`, `text-generation-launcher --model-id M
+ * --num-shard 2`, `trtllm-serve M`, `ollama run M`.  Each engine's flags
+ * under the names its users type, `--flag value` and `--flag=value`,
+ * underscores where the engine accepts them, and the environment
+ * variables the engine reads (VLLM_USE_V1, OLLAMA_NUM_PARALLEL, TGI's
+ * MAX_TOTAL_TOKENS ...).  A flag the engine has but the plan does not use
+ * is listed in cmd->ignored; one the engine does not have is an error
+ * naming it (KVB_EINVAL, field "command").
+ * @param argc, argv   the words as a shell splits them, argv[0] the
+ *                     program; or flags alone when engine_hint names
+ *                     the engine.
+ * @param env          NULL, or a NULL-terminated "NAME=value" list.
+ * @param engine_hint  -1: find the engine from argv; else a kvb_engine
+ *                     whose flags argv holds (argv[0] may then be a flag).
+ * @param[out] cmd     the engine, the model and what else the line says.
+ * @param[in,out] serving  the settings the line sets are written; the
+ *                     others are kept (start from kvb_serving_init).
+ * @return KVB_OK, KVB_ENOTFOUND (not an engine's command), KVB_EINVAL /
+ *         KVB_ERANGE naming the flag; details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_command_read(size_t argc, const char *const *argv,
+                            const char *const *env, int32_t engine_hint,
+                            kvb_command *cmd, kvb_serving *serving,
+                            kvb_error *err);
+
+/**
+ * Split one shell string (a container's `sh -c "..."`, a pasted command)
+ * into words as POSIX sh does for quotes and backslashes; no expansion,
+ * `\<newline>` joins lines, and the words after the first of `;`, `&&`,
+ * `||`, `|` or `&` are dropped (argc stops there).
+ * @param[out] buf, cap  storage for the words (at most strlen(line) + 1
+ *                       bytes are needed).
+ * @param[out] argv      up to max_args pointers into buf.
+ * @param[out] argc      words found.
+ * @return KVB_OK, KVB_EINVAL (unterminated quote) or KVB_EBUFSIZE.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_command_split(const char *line, char *buf, size_t cap,
+                             const char **argv, size_t max_args,
+                             size_t *argc, kvb_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Plan                                                                   */
@@ -800,6 +932,25 @@ typedef struct kvb_plan {
     uint32_t fits;                    /* 1 when verdict is FITS */
     int32_t verdict;                  /* kvb_verdict */
     char message[320];                /* one line: the verdict in numbers */
+    /* ---- @since 0.2 ---- */
+    uint32_t data_parallel_size;      /* as used */
+    uint32_t nodes;                   /* nodes the GPUs of one replica span */
+    uint32_t gpus_per_node;           /* GPUs used on each node */
+    uint32_t layers_on_gpu;           /* layers held by the GPUs (llama.cpp
+                                         -ngl); every layer for the others */
+    uint32_t layers_total;            /* layers the engine places (llama.cpp
+                                         counts the output layer too) */
+    uint64_t kv_cache_bytes_per_gpu;  /* the KV cache the engine allocates
+                                         on the busiest GPU */
+    uint64_t compute_buffer_bytes_per_gpu; /* llama.cpp's compute buffer */
+    uint64_t host_bytes;              /* weights and KV cache in host RAM */
+    uint64_t max_total_tokens;        /* the engine's token pool as it logs
+                                         it: SGLang max_total_num_tokens, TGI
+                                         max_batch_total_tokens, TRT-LLM
+                                         tokens in paged KV, llama.cpp n_ctx */
+    uint64_t context_size;            /* llama.cpp n_ctx as used; else 0 */
+    char warning[320];                /* what the plan assumed or could not
+                                         model ("; "-joined); "" */
 } kvb_plan;
 
 /**
@@ -1261,7 +1412,15 @@ const char *kvb_log_phase_name(int phase);
     XX(OOM_TRIED_BYTES, 30, "oom_tried_bytes")                                 \
     XX(OOM_FREE_BYTES, 31, "oom_free_bytes")                                   \
     XX(OOM_IN_USE_BYTES, 32, "oom_in_use_bytes")                               \
-    XX(OOM_GPU_INDEX, 33, "oom_gpu_index")
+    XX(OOM_GPU_INDEX, 33, "oom_gpu_index")                                     \
+    XX(ENGINE, 34, "engine")                                                   \
+    XX(MAX_TOTAL_TOKENS, 35, "max_total_tokens")                               \
+    XX(CONTEXT_SIZE, 36, "context_size")                                       \
+    XX(N_PARALLEL, 37, "n_parallel")                                           \
+    XX(LAYERS_ON_GPU, 38, "layers_on_gpu")                                     \
+    XX(LAYERS_TOTAL, 39, "layers_total")                                       \
+    XX(COMPUTE_BUFFER_BYTES, 40, "compute_buffer_bytes")                       \
+    XX(AVAILABLE_BYTES, 41, "available_bytes")
 
 /** Bits of kvb_log_facts.present: KVB_LOG_HAS_<name>. */
 enum {
@@ -1326,6 +1485,18 @@ typedef struct kvb_log_facts {
     uint32_t oom_gpu_index;         /* "GPU 0" */
     char failure_text[320];         /* the error, whitespace collapsed */
     char engine_line[160];          /* the line naming the engine version */
+    /* ---- @since 0.2: the other engines' figures ---- */
+    int32_t engine;                 /* kvb_engine whose lines these are */
+    uint64_t max_total_tokens;      /* the token pool: SGLang "#tokens",
+                                       TRT-LLM "Using N tokens in paged KV
+                                       cache", TGI "max batch total tokens" */
+    uint64_t context_size;          /* llama.cpp n_ctx */
+    uint32_t n_parallel;            /* llama.cpp n_seq_max (slots) */
+    uint32_t layers_on_gpu;         /* llama.cpp "offloaded N/M layers" */
+    uint32_t layers_total;
+    uint64_t compute_buffer_bytes;  /* llama.cpp "CUDA0 compute buffer" */
+    uint64_t available_bytes;       /* free after the KV pool (SGLang
+                                       "avail mem", TRT-LLM "available") */
 } kvb_log_facts;
 
 /**

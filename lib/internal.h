@@ -88,7 +88,8 @@ void kvb__clear(kvb_error *err);
        NULL)                                                                   \
     XX(SERVING_PIPELINE_PARALLEL_SIZE, "serving.pipeline_parallel_size", 1,    \
        1024, NULL)                                                             \
-    XX(SERVING_BLOCK_SIZE, "serving.block_size", 1, 4096, NULL)                \
+    XX(SERVING_BLOCK_SIZE, "serving.block_size", 0, 4096,                      \
+       "0 = engine default")                                                   \
     XX(SERVING_ENFORCE_EAGER, "serving.enforce_eager", 0, 1, NULL)             \
     XX(SERVING_MAX_NUM_SEQS, "serving.max_num_seqs", 0, KVB__P2(24),           \
        "0 = engine default")                                                   \
@@ -113,7 +114,29 @@ void kvb__clear(kvb_error *err);
     XX(SERVING_WEIGHTS_BYTES, "serving.weights_bytes", 0, KVB__P2(50),         \
        "0 = from the inventory")                                               \
     XX(SERVING_LOADED_WEIGHTS_BYTES, "serving.loaded_weights_bytes", 0,        \
-       KVB__P2(50), "0 = modelled")
+       KVB__P2(50), "0 = modelled")                                            \
+    XX(SERVING_DATA_PARALLEL_SIZE, "serving.data_parallel_size", 1, 1024,      \
+       NULL)                                                                   \
+    XX(SERVING_ENABLE_DP_ATTENTION, "serving.enable_dp_attention", 0, 1, NULL) \
+    XX(SERVING_CUDA_GRAPH_MAX_BS, "serving.cuda_graph_max_bs", 0, 65536,       \
+       "0 = engine default")                                                   \
+    XX(SERVING_CONTEXT_SIZE, "serving.context_size", 0, KVB__P2(34),           \
+       "0 = engine default")                                                   \
+    XX(SERVING_N_CPU_MOE, "serving.n_cpu_moe", 0, 4096, NULL)                  \
+    XX(SERVING_UBATCH_SIZE, "serving.ubatch_size", 0, KVB__P2(24),             \
+       "0 = engine default")                                                   \
+    XX(SERVING_SWA_FULL, "serving.swa_full", 0, 1, NULL)                       \
+    XX(SERVING_KV_UNIFIED, "serving.kv_unified", 0, 1, NULL)                   \
+    XX(SERVING_MAX_TOTAL_TOKENS, "serving.max_total_tokens", 0, KVB__P2(40),   \
+       "0 = derived")                                                          \
+    XX(SERVING_MAX_INPUT_TOKENS, "serving.max_input_tokens", 0, KVB__P2(34),   \
+       "0 = engine default")                                                   \
+    XX(SERVING_GPU_OVERHEAD_BYTES, "serving.gpu_overhead_bytes", 0,            \
+       KVB__P2(50), NULL)                                                      \
+    XX(SERVING_HOST_MEMORY_BYTES, "serving.host_memory_bytes", 0, KVB__P2(50), \
+       "0 = unknown")                                                          \
+    XX(SERVING_GPUS_PER_NODE, "serving.gpus_per_node", 0, 4096,                \
+       "0 = all on one node")
 
 typedef enum kvb__field {
 #define KVB__FIELD_ID(id, name, lo, hi, note) KVB__F_##id,
@@ -337,10 +360,14 @@ uint64_t kvb__kv_blocks_per_layer(const kvb__kv_stage *ks, int kind,
 uint64_t kvb__kv_blocks_per_request(const kvb__kv_stage *ks, uint64_t len,
                                     uint64_t mnbt, uint32_t block_size);
 
-/* ---- engine: vLLM (engines/vllm.c) ---- */
+/* ---- engines (lib/engines/: one file per engine, registry.c lists them) ----
+ */
+
+typedef struct kvb__engine kvb__engine;
 
 /* Settings after defaults are applied, and the engine's measured terms. */
 typedef struct kvb__engine_in {
+    const kvb__engine *engine; /* the engine's table (registry.c) */
     const kvb_model *model;
     const kvb_quant *quant;
     const kvb_gpu *gpu;
@@ -350,6 +377,210 @@ typedef struct kvb__engine_in {
     uint64_t inventory_bytes; /* the inventory's checkpoint bytes */
     uint32_t gpu_names; /* KVB__GPU_NAMES_* of gpu->name; 0: not looked at */
 } kvb__engine_in;
+
+/* What one pipeline stage of a plan came to (plan.c fills it through the
+ * engine's hooks; an engine's own verdict reads it). */
+typedef struct kvb__stage_result {
+    uint64_t weights, activation, cudagraph;
+    int64_t available; /* the KV budget; may be negative */
+    uint64_t num_blocks, needed, fit;
+    const struct kvb__kv_stage *ks; /* in the stage's memo */
+} kvb__stage_result;
+
+/* ---- engine command lines (readers/cmdline.c reads; engines say what) ---- */
+
+/* How a flag's value is read and where it goes. */
+typedef enum kvb__flag_kind {
+    KVB__FLAG_U32 = 0,  /* decimal integer into a uint32_t of kvb_serving */
+    KVB__FLAG_U64,      /* decimal integer into a uint64_t of kvb_serving */
+    KVB__FLAG_SIZE,     /* bytes with an optional unit ("8GiB", "512MiB") */
+    KVB__FLAG_FRACTION, /* a number in (0, 1] into a double of kvb_serving */
+    KVB__FLAG_ON,       /* bare flag: uint32_t 1 (or "=true/false") */
+    KVB__FLAG_OFF,      /* bare flag: uint32_t 0 (--no-enable-...) */
+    KVB__FLAG_TEXT,     /* text into a char[] of kvb_command */
+    KVB__FLAG_IGNORED,  /* takes a value the plan does not use: listed */
+    KVB__FLAG_IGNORED_BARE, /* a bare flag the plan does not use: listed */
+    KVB__FLAG_CUSTOM,       /* the row's set() reads the value */
+    KVB__FLAG_CUSTOM_BARE   /* the row's set() with value NULL */
+} kvb__flag_kind;
+
+/* One command line being read. */
+typedef struct kvb__cmd {
+    kvb_command *cmd;
+    kvb_serving *s;
+    const kvb__engine *engine;
+} kvb__cmd;
+
+/* One flag of an engine.  names: '|'-separated spellings ("--tp-size|--tp");
+ * env: the environment variable the engine reads for it, or NULL. */
+typedef struct kvb__flag {
+    const char *names;
+    const char *env;
+    kvb__flag_kind kind;
+    size_t offset; /* into kvb_serving (numbers) or kvb_command (TEXT) */
+    size_t size;   /* of that field */
+    kvb_status (*set)(kvb__cmd *c, const char *flag, const char *value,
+                      kvb_error *err); /* CUSTOM only */
+} kvb__flag;
+
+#define KVB__FLAG_SERVING(names, env, kind, field)                             \
+    {                                                                          \
+        names, env, kind, offsetof(kvb_serving, field),                        \
+            sizeof(((kvb_serving *)0)->field), NULL                            \
+    }
+#define KVB__FLAG_COMMAND(names, env, field)                                   \
+    {                                                                          \
+        names, env, KVB__FLAG_TEXT, offsetof(kvb_command, field),              \
+            sizeof(((kvb_command *)0)->field), NULL                            \
+    }
+#define KVB__FLAG_SKIP(names, env)                                             \
+    {                                                                          \
+        names, env, KVB__FLAG_IGNORED, 0, 0, NULL                              \
+    }
+#define KVB__FLAG_SKIP_BARE(names, env)                                        \
+    {                                                                          \
+        names, env, KVB__FLAG_IGNORED_BARE, 0, 0, NULL                         \
+    }
+#define KVB__FLAG_SET(names, env, fn)                                          \
+    {                                                                          \
+        names, env, KVB__FLAG_CUSTOM, 0, 0, fn                                 \
+    }
+#define KVB__FLAG_SET_BARE(names, env, fn)                                     \
+    {                                                                          \
+        names, env, KVB__FLAG_CUSTOM_BARE, 0, 0, fn                            \
+    }
+
+/* Shared value readers for custom flags (readers/cmdline.c). */
+kvb_status kvb__cmd_u64(const char *flag, const char *value, uint64_t lo,
+                        uint64_t hi, uint64_t *out, kvb_error *err);
+kvb_status kvb__cmd_fraction(const char *flag, const char *value, double *out,
+                             kvb_error *err);
+kvb_status kvb__cmd_bool(const char *flag, const char *value, bool *out,
+                         kvb_error *err);
+/* argv starts with program `name` (a path's basename; NULL matches
+ * nothing) and, when sub is not NULL, the word `sub` ("vllm serve"); sets
+ * *used to the words taken. */
+bool kvb__cmd_program(size_t argc, const char *const *argv, const char *name,
+                      const char *sub, size_t *used);
+/* argv is "python[3[.x]] -m module" (also "uv run -m"); sets *used. */
+bool kvb__cmd_module(size_t argc, const char *const *argv, const char *module,
+                     size_t *used);
+/* Append to cmd->warning ("; "-joined). */
+void kvb__cmd_warn(kvb__cmd *c, const char *fmt, ...) KVB__PRINTF(2, 3);
+
+/*
+ * An engine: one table of hooks, one file each (engines/<name>.c), listed
+ * in engines/registry.c.  plan.c runs the same stage loop for every engine
+ * and asks the table for each term; it never asks which engine it is.
+ * Hooks marked optional may be NULL (the comment says what NULL means).
+ */
+struct kvb__engine {
+    int32_t id;          /* kvb_engine */
+    const char *name;    /* "vllm": --engine, JSON, kvb_engine_name */
+    const char *display; /* "vLLM": text for people */
+    /* Optional: version text ("0.8.5", "b6123") -> packed; NULL:
+     * MAJOR.MINOR[.PATCH] */
+    bool (*parse_version)(const char *text, uint32_t *out);
+    /* Optional: a variant name of the engine ("vllm-v0") -> the accounting
+     * it forces; false when `name` is not one of its variants. */
+    bool (*variant)(const char *name, int32_t *accounting);
+    /* The accounting of in (version, settings, forced in->s.accounting). */
+    int32_t (*accounting)(const kvb__engine_in *in);
+    /* Fill every engine-default field of in->s (utilization, batch limits,
+     * block size, context ...). */
+    void (*defaults)(kvb__engine_in *in);
+    /* Optional: settings the engine itself refuses at start-up (a block
+     * size it has no kernel for); KVB_EINVAL naming the field. */
+    kvb_status (*check)(const kvb__engine_in *in, kvb_error *err);
+    /* Optional: the first parallelism the engine rejects, its text into
+     * msg; NULL: vLLM's rules (plan.c's kvb__parallelism_bad). */
+    bool (*parallelism_bad)(const kvb__engine_in *in, uint32_t gpu_count,
+                            char *msg, size_t cap);
+    /* The budget: what the engine may use per GPU ("requested"), the CUDA
+     * context outside it, the non-torch memory inside it, and what must be
+     * free at start-up. */
+    uint64_t (*requested_bytes)(const kvb__engine_in *in);
+    uint64_t (*cuda_context)(const kvb__engine_in *in);
+    uint64_t (*non_torch)(const kvb__engine_in *in);
+    uint64_t (*startup_reserved)(const kvb__engine_in *in);
+    /* CUDA graphs: their pool for a stage of `layers` layers, and whether
+     * it is taken from the KV budget. */
+    uint64_t (*cudagraph)(const kvb__engine_in *in, uint32_t layers);
+    bool (*graphs_in_budget)(const kvb__engine_in *in);
+    /* The weights as the engine holds them (rounding, padding, caches):
+     * a small key of what it reads of the GPU (memo), then the bytes. */
+    uint32_t (*weights_gpu_key)(const kvb__engine_in *in);
+    uint64_t (*loaded_weights)(const kvb__engine_in *in, uint32_t stage,
+                               uint64_t inventory_bytes);
+    /* The activation peak (or compute buffer) of a stage; memo key: the
+     * accounting and the batch limits. */
+    uint64_t (*activation)(const kvb__engine_in *in, uint32_t stage);
+    /* Whether KV-cache groups follow layer kinds (vLLM V1's hybrid
+     * manager); false: every layer allocates full context. */
+    bool (*hybrid_kv)(const kvb__engine_in *in);
+    /* Blocks, tokens and concurrency from the KV budget. */
+    uint64_t (*num_blocks)(const kvb__engine_in *in,
+                           const struct kvb__kv_stage *ks, uint64_t available);
+    uint64_t (*needed_bytes)(const kvb__engine_in *in,
+                             const struct kvb__kv_stage *ks, uint64_t len);
+    void (*report)(const kvb__engine_in *in, const struct kvb__kv_stage *ks,
+                   uint64_t num_blocks, uint64_t *tokens, double *concurrency);
+    uint64_t (*fit_len)(const kvb__engine_in *in,
+                        const struct kvb__kv_stage *ks, uint64_t available,
+                        uint64_t num_blocks);
+    /* Optional: fill the plan's engine-specific figures after the stages
+     * (kv_cache_bytes_per_gpu, compute buffer, host bytes, token pool,
+     * warning); NULL: KV cache = the budget's blocks. */
+    void (*finish)(const kvb__engine_in *in, kvb_plan *p,
+                   const kvb__stage_result *r);
+    /* Optional: does the engine refuse to start when less is free than it
+     * requests (vLLM V1's check)?  NULL: no such check. */
+    bool (*startup_check)(const kvb__engine_in *in);
+    /* Optional: does one request of max_model_len fail the engine's own
+     * length check?  NULL: it needs more KV than the budget holds. */
+    bool (*len_fails)(const kvb__engine_in *in, const kvb_plan *p,
+                      const kvb__stage_result *r);
+    /* Optional: the verdict, its text when `text`; NULL: plan.c's
+     * (start-up check, weights, KV, length, graphs, concurrency). */
+    void (*verdict)(const kvb__engine_in *in, kvb_plan *p,
+                    const kvb__stage_result *r, bool text);
+    /* The engine's own text for a failing plan (kvb_plan_engine_error). */
+    kvb_status (*error_text)(const kvb_plan *p, char *buf, size_t cap,
+                             size_t *needed, kvb_error *err);
+    /* Command lines: does argv start with this engine's program?  *used:
+     * the words that name the program (a positional model after them is
+     * read by the flags pass). */
+    bool (*detect)(size_t argc, const char *const *argv, size_t *used);
+    const kvb__flag *flags;
+    size_t flag_count;
+    bool underscores;      /* --max_model_len reads as --max-model-len */
+    bool positional_model; /* "vllm serve MODEL", "ollama run MODEL" */
+    /* Optional: one line of a log; true when it was this engine's line
+     * (advice/explain.c offers each line to every engine). */
+    bool (*log_line)(kvb_log_facts *f, const char *line, size_t len);
+};
+
+/* The engines, in kvb_engine order; NULL for an unknown id. */
+const kvb__engine *kvb__engine_get(int32_t id);
+/* "vllm@0.8.3", "vllm-v0@0.8.3", "sglang", "llama.cpp@b6123": the engine,
+ * its packed version (0 newest) and the accounting a variant name forces
+ * (-1 none; accounting may be NULL). */
+kvb_status kvb__engine_spec(const char *spec, int32_t *engine,
+                            uint32_t *version, int32_t *accounting,
+                            kvb_error *err);
+/* A version in the engine's own syntax. */
+bool kvb__engine_version_parse(const kvb__engine *e, const char *text,
+                               uint32_t *version);
+/* vLLM's parallelism rules, the default of kvb__engine.parallelism_bad. */
+bool kvb__parallelism_bad(const kvb__engine_in *in, uint32_t gpu_count,
+                          char *msg, size_t cap);
+/* The plan's generic verdict, for engines that add to it. */
+void kvb__verdict_default(const kvb__engine_in *in, kvb_plan *p,
+                          const kvb__stage_result *r, bool text);
+
+extern const kvb__engine kvb__engine_vllm;
+
+/* ---- engine: vLLM (engines/vllm.c) ---- */
 
 int32_t kvb__vllm_accounting(uint32_t version);
 /* Fill every engine-default field of in->s (utilization, batch limits...). */

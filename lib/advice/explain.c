@@ -62,8 +62,10 @@ kvb_status kvb_log_facts_init(kvb_log_facts *facts, size_t struct_size)
 {
     kvb_status st =
         kvb__struct_init(facts, struct_size, sizeof *facts, "facts");
-    if (st == KVB_OK)
+    if (st == KVB_OK) {
         facts->accounting = -1;
+        facts->engine = -1;
+    }
     return st;
 }
 

@@ -167,6 +167,25 @@ static const field_row serving_fields[] = {
     F(T, cudagraph_bytes, uint64_t),
     F(T, weights_bytes, uint64_t),
     F(T, loaded_weights_bytes, uint64_t),
+    F(T, accounting, int32_t),
+    F(T, data_parallel_size, uint32_t),
+    F(T, enable_dp_attention, uint32_t),
+    F(T, cuda_graph_max_bs, uint32_t),
+    F(T, context_size, uint64_t),
+    F(T, n_gpu_layers, uint32_t),
+    F(T, n_cpu_moe, uint32_t),
+    F(T, ubatch_size, uint32_t),
+    F(T, cache_type_k, int32_t),
+    F(T, cache_type_v, int32_t),
+    F(T, flash_attn, int32_t),
+    F(T, swa_full, uint32_t),
+    F(T, kv_unified, uint32_t),
+    F(T, backend, int32_t),
+    F(T, max_total_tokens, uint64_t),
+    F(T, max_input_tokens, uint64_t),
+    F(T, gpu_overhead_bytes, uint64_t),
+    F(T, host_memory_bytes, uint64_t),
+    F(T, gpus_per_node, uint32_t),
 };
 #undef T
 
@@ -210,6 +229,17 @@ static const field_row plan_fields[] = {
     F(T, fits, uint32_t),
     F(T, verdict, int32_t),
     A(T, message, char),
+    F(T, data_parallel_size, uint32_t),
+    F(T, nodes, uint32_t),
+    F(T, gpus_per_node, uint32_t),
+    F(T, layers_on_gpu, uint32_t),
+    F(T, layers_total, uint32_t),
+    F(T, kv_cache_bytes_per_gpu, uint64_t),
+    F(T, compute_buffer_bytes_per_gpu, uint64_t),
+    F(T, host_bytes, uint64_t),
+    F(T, max_total_tokens, uint64_t),
+    F(T, context_size, uint64_t),
+    A(T, warning, char),
 };
 #undef T
 
@@ -313,6 +343,29 @@ static const field_row log_facts_fields[] = {
     F(T, oom_gpu_index, uint32_t),
     A(T, failure_text, char),
     A(T, engine_line, char),
+    F(T, engine, int32_t),
+    F(T, max_total_tokens, uint64_t),
+    F(T, context_size, uint64_t),
+    F(T, n_parallel, uint32_t),
+    F(T, layers_on_gpu, uint32_t),
+    F(T, layers_total, uint32_t),
+    F(T, compute_buffer_bytes, uint64_t),
+    F(T, available_bytes, uint64_t),
+};
+#undef T
+
+#define T kvb_command
+static const field_row command_fields[] = {
+    F(T, struct_size, size_t),
+    F(T, engine, int32_t),
+    F(T, engine_version, uint32_t),
+    A(T, program, char),
+    A(T, model, char),
+    A(T, quantization, char),
+    A(T, dtype, char),
+    A(T, kv_cache_dtype, char),
+    A(T, ignored, char),
+    A(T, warning, char),
 };
 #undef T
 
@@ -451,6 +504,7 @@ static const struct_row structs[] = {
     S(kvb_validation_stage, validation_stage_fields),
     S(kvb_validation, validation_fields),
     S(kvb_batch, batch_fields),
+    S(kvb_command, command_fields),
 };
 #undef S
 

@@ -25,8 +25,13 @@ kvb_status kvb_serving_init(kvb_serving *s, size_t struct_size)
     s->concurrency = 1;
     s->tensor_parallel_size = 1;
     s->pipeline_parallel_size = 1;
-    s->block_size = 16;
     s->enable_chunked_prefill = -1;
+    s->accounting = -1;
+    s->data_parallel_size = 1;
+    s->n_gpu_layers = KVB_ALL_LAYERS;
+    s->cache_type_k = -1;
+    s->cache_type_v = -1;
+    s->flash_attn = -1;
     s->cuda_context_bytes = KVB_AUTO_BYTES;
     s->non_torch_bytes = KVB_AUTO_BYTES;
     s->activation_bytes = KVB_AUTO_BYTES;
@@ -91,6 +96,40 @@ static const field_ref serving_fields[] = {
     SF(CUDAGRAPH_BYTES, cudagraph_bytes, true),
     SF(WEIGHTS_BYTES, weights_bytes, false),
     SF(LOADED_WEIGHTS_BYTES, loaded_weights_bytes, false),
+    SF(DATA_PARALLEL_SIZE, data_parallel_size, false),
+    SF(ENABLE_DP_ATTENTION, enable_dp_attention, false),
+    SF(CUDA_GRAPH_MAX_BS, cuda_graph_max_bs, false),
+    SF(CONTEXT_SIZE, context_size, false),
+    SF(N_CPU_MOE, n_cpu_moe, false),
+    SF(UBATCH_SIZE, ubatch_size, false),
+    SF(SWA_FULL, swa_full, false),
+    SF(KV_UNIFIED, kv_unified, false),
+    SF(MAX_TOTAL_TOKENS, max_total_tokens, false),
+    SF(MAX_INPUT_TOKENS, max_input_tokens, false),
+    SF(GPU_OVERHEAD_BYTES, gpu_overhead_bytes, false),
+    SF(HOST_MEMORY_BYTES, host_memory_bytes, false),
+    SF(GPUS_PER_NODE, gpus_per_node, false),
+};
+
+/* Signed settings: (offset, name, lo, hi). */
+static const struct {
+    size_t offset;
+    const char *name;
+    int32_t lo, hi;
+    const char *allowed;
+} signed_fields[] = {
+    {offsetof(kvb_serving, enable_chunked_prefill),
+     "serving.enable_chunked_prefill", -1, 1, "-1 (engine default), 0, 1"},
+    {offsetof(kvb_serving, accounting), "serving.accounting", -1,
+     KVB_ACCOUNTING_LAST_ - 1, "-1 (the engine's choice) or a kvb_accounting"},
+    {offsetof(kvb_serving, cache_type_k), "serving.cache_type_k", -1,
+     KVB_STORAGE_LAST_ - 1, "-1 (F16) or a kvb_storage"},
+    {offsetof(kvb_serving, cache_type_v), "serving.cache_type_v", -1,
+     KVB_STORAGE_LAST_ - 1, "-1 (F16) or a kvb_storage"},
+    {offsetof(kvb_serving, flash_attn), "serving.flash_attn", -1, 1,
+     "-1 (auto), 0, 1"},
+    {offsetof(kvb_serving, backend), "serving.backend", 0, 1,
+     "0 (default), 1 (the engine's other backend)"},
 };
 #undef SF
 
@@ -104,10 +143,10 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
     kvb_status st = kvb__struct_in(in, sizeof *out, out, "serving", err);
     if (st)
         return st;
-    if (out->engine < 0 || out->engine >= KVB_ENGINE_LAST_)
+    if (!kvb__engine_get(out->engine))
         return kvb__fail(err, KVB_ERANGE, "serving.engine",
-                         "serving.engine (%d) is not a kvb_engine; allowed: "
-                         "0 (vllm)",
+                         "serving.engine (%d) is not a kvb_engine this "
+                         "library models (kvb_engine_name gives the names)",
                          out->engine);
     for (size_t i = 0; i < KVB__ARRAY_LEN(serving_fields); i++) {
         uint64_t v = kvb__load_uint(out, serving_fields[i].offset,
@@ -118,81 +157,20 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
         if (st)
             return st;
     }
-    if (out->enable_chunked_prefill < -1 || out->enable_chunked_prefill > 1)
-        return kvb__fail(err, KVB_ERANGE, "serving.enable_chunked_prefill",
-                         "serving.enable_chunked_prefill (%d) is out of "
-                         "range; allowed: -1 (engine default), 0, 1",
-                         out->enable_chunked_prefill);
+    for (size_t i = 0; i < KVB__ARRAY_LEN(signed_fields); i++) {
+        int32_t v;
+        memcpy(&v, (const char *)out + signed_fields[i].offset, sizeof v);
+        if (v < signed_fields[i].lo || v > signed_fields[i].hi)
+            return kvb__fail(err, KVB_ERANGE, signed_fields[i].name,
+                             "%s (%d) is out of range; allowed: %s",
+                             signed_fields[i].name, v,
+                             signed_fields[i].allowed);
+    }
+    if (out->n_gpu_layers != KVB_ALL_LAYERS && out->n_gpu_layers > 4096)
+        return kvb__fail(err, KVB_ERANGE, "serving.n_gpu_layers",
+                         "serving.n_gpu_layers (%u) is out of range; "
+                         "allowed: 0..4096, or KVB_ALL_LAYERS",
+                         out->n_gpu_layers);
     return kvb__check_double(err, "serving.gpu_memory_utilization",
                              out->gpu_memory_utilization);
-}
-
-/* ---- engine names and versions ---- */
-
-const char *kvb_engine_name(int engine)
-{
-    return engine == KVB_ENGINE_VLLM ? "vllm" : NULL;
-}
-
-const char *kvb_accounting_name(int accounting)
-{
-    switch (accounting) {
-    case KVB_ACCOUNTING_VLLM_V0: return "vllm-v0";
-    case KVB_ACCOUNTING_VLLM_V1: return "vllm-v1";
-    case KVB_ACCOUNTING_VLLM_V1_021: return "vllm-v1-0.21";
-    default: return NULL;
-    }
-}
-
-/* "0.11", "0.21.1", "v0.7.3" or "0.7.3.dev233+gad5a35c2" -> packed. */
-static bool parse_version(const char *v, uint32_t *out)
-{
-    if (*v == 'v' || *v == 'V')
-        v++;
-    unsigned long part[3] = {0, 0, 0};
-    int n = 0;
-    while (n < 3 && isdigit((unsigned char)*v)) {
-        char *end;
-        part[n++] = strtoul(v, &end, 10);
-        v = end;
-        if (*v != '.')
-            break;
-        v++;
-    }
-    if (n < 2 || part[0] > 99 || part[1] > 99 || part[2] > 99)
-        return false;
-    *out = (uint32_t)(part[0] * 10000 + part[1] * 100 + part[2]);
-    return *out != 0;
-}
-
-kvb_status kvb_engine_parse(const char *spec, int32_t *engine,
-                            uint32_t *version, kvb_error *err)
-{
-    if (!spec || !engine || !version)
-        return kvb__fail(err, KVB_EINVAL, "serving.engine",
-                         "serving.engine: spec, engine and version must not "
-                         "be NULL");
-    const char *at = strchr(spec, '@');
-    char name[16];
-    size_t n = at ? (size_t)(at - spec) : strlen(spec);
-    if (n >= sizeof name)
-        n = sizeof name - 1;
-    memcpy(name, spec, n);
-    name[n] = '\0';
-    if (kvb__strcasecmp(name, "vllm") != 0)
-        return kvb__fail(err, KVB_ENOTFOUND, "serving.engine",
-                         "serving.engine (%s) is not known; allowed: vllm, "
-                         "vllm@<version>",
-                         spec);
-    *engine = KVB_ENGINE_VLLM;
-    *version = 0;
-    if (!at || kvb__strcasecmp(at + 1, "latest") == 0)
-        return KVB_OK;
-    if (!parse_version(at + 1, version))
-        return kvb__fail(err, KVB_EINVAL, "serving.engine_version",
-                         "serving.engine_version (%s) is not a version; "
-                         "allowed: MAJOR.MINOR[.PATCH] such as 0.11 or "
-                         "0.21.1, or latest",
-                         at + 1);
-    return KVB_OK;
 }

@@ -963,3 +963,210 @@ kvb_status kvb__vllm_error_text(const kvb_plan *p, char *buf, size_t cap,
     default: return kvb__render(buf, cap, needed, err, "%s", "");
     }
 }
+
+/* ---- the engine table ---- */
+
+static int32_t vllm_accounting_of(const kvb__engine_in *in)
+{
+    int32_t forced = in->s.accounting;
+    bool newest = in->version == 0 || in->version >= 2100;
+    if (forced == KVB_ACCOUNTING_VLLM_V0)
+        return forced;
+    if (forced == KVB_ACCOUNTING_VLLM_V1 ||
+        forced == KVB_ACCOUNTING_VLLM_V1_021)
+        return newest ? KVB_ACCOUNTING_VLLM_V1_021 : KVB_ACCOUNTING_VLLM_V1;
+    return kvb__vllm_accounting(in->version);
+}
+
+/* "vllm-v0" and "vllm-v1" name the engine line explicitly (VLLM_USE_V1). */
+static bool vllm_variant(const char *name, int32_t *accounting)
+{
+    if (!kvb__strcasecmp(name, "vllm-v0"))
+        *accounting = KVB_ACCOUNTING_VLLM_V0;
+    else if (!kvb__strcasecmp(name, "vllm-v1"))
+        *accounting = KVB_ACCOUNTING_VLLM_V1;
+    else
+        return false;
+    return true;
+}
+
+static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
+{
+    int32_t a = in->s.accounting;
+    if (a >= 0 && a != KVB_ACCOUNTING_VLLM_V0 && a != KVB_ACCOUNTING_VLLM_V1 &&
+        a != KVB_ACCOUNTING_VLLM_V1_021)
+        return kvb__fail(err, KVB_EINVAL, "serving.accounting",
+                         "serving.accounting (%s) is not one of vLLM's; "
+                         "allowed: -1, vllm-v0, vllm-v1, vllm-v1-0.21",
+                         kvb_accounting_name(a) ? kvb_accounting_name(a) : "?");
+    return KVB_OK;
+}
+
+static void vllm_defaults(kvb__engine_in *in)
+{
+    if (!in->s.block_size)
+        in->s.block_size = 16; /* CacheConfig.block_size */
+    kvb__vllm_defaults(in);
+}
+
+static bool vllm_graphs_in_budget(const kvb__engine_in *in)
+{
+    return in->accounting == KVB_ACCOUNTING_VLLM_V1_021 && !in->s.enforce_eager;
+}
+
+/* V1's KV-cache manager groups layers by attention kind; V0 allocates
+ * every layer for the full context. */
+static bool vllm_hybrid(const kvb__engine_in *in)
+{
+    return !line_v0(in) && !in->s.disable_hybrid_kv_cache;
+}
+
+/* The start-up free-memory check is V1's (v1/worker/gpu_worker.py). */
+static bool vllm_startup_check(const kvb__engine_in *in)
+{
+    return !line_v0(in);
+}
+
+/* V0 compares max_model_len with block_size x blocks per stage
+ * (_verify_args in the V0 engine); V1 compares bytes
+ * (check_enough_kv_cache_memory).  vLLM checks from 0.2.7 (PR #2163);
+ * 0.2.6 and earlier started and hung on long sequences. */
+static bool vllm_len_fails(const kvb__engine_in *in, const kvb_plan *p,
+                           const kvb__stage_result *r)
+{
+    if (in->version != 0 && in->version < 207)
+        return false;
+    if (line_v0(in))
+        return p->max_model_len >
+               (uint64_t)p->block_size *
+                   (p->num_blocks / p->pipeline_parallel_size);
+    return r->needed > (uint64_t)(r->available > 0 ? r->available : 0);
+}
+
+static bool vllm_detect(size_t argc, const char *const *argv, size_t *used)
+{
+    return kvb__cmd_program(argc, argv, "vllm", "serve", used) ||
+           kvb__cmd_module(argc, argv, "vllm.entrypoints.openai.api_server",
+                           used) ||
+           kvb__cmd_module(argc, argv, "vllm.entrypoints.api_server", used);
+}
+
+/* VLLM_USE_V1=0 selects V0 and =1 V1 while both exist (0.8.0 to the
+ * removal of V0, PR #25321); vllm/envs.py. */
+static kvb_status vllm_use_v1(kvb__cmd *c, const char *flag, const char *value,
+                              kvb_error *err)
+{
+    bool on;
+    kvb_status st = kvb__cmd_bool(flag, value, &on, err);
+    if (!st)
+        c->s->accounting = on ? KVB_ACCOUNTING_VLLM_V1 : KVB_ACCOUNTING_VLLM_V0;
+    return st;
+}
+
+/* --enable-chunked-prefill / --no-enable-chunked-prefill (argparse's
+ * BooleanOptionalAction in vllm/engine/arg_utils.py). */
+static kvb_status vllm_chunked(kvb__cmd *c, const char *flag, const char *value,
+                               kvb_error *err)
+{
+    bool on = strstr(flag, "no-") == NULL;
+    if (value) {
+        kvb_status st = kvb__cmd_bool(flag, value, &on, err);
+        if (st)
+            return st;
+    }
+    c->s->enable_chunked_prefill = on ? 1 : 0;
+    return KVB_OK;
+}
+
+#define S KVB__FLAG_SERVING
+#define C KVB__FLAG_COMMAND
+/* vllm/engine/arg_utils.py (EngineArgs.add_cli_args) and
+ * vllm/entrypoints/openai/cli_args.py; flags that change memory are read,
+ * the others are listed as ignored. */
+static const kvb__flag vllm_flags[] = {
+    C("--model", NULL, model),
+    C("--quantization|-q", NULL, quantization),
+    C("--dtype", NULL, dtype),
+    C("--kv-cache-dtype", NULL, kv_cache_dtype),
+    S("--max-model-len", NULL, KVB__FLAG_U64, max_model_len),
+    S("--gpu-memory-utilization", NULL, KVB__FLAG_FRACTION,
+      gpu_memory_utilization),
+    S("--tensor-parallel-size|-tp", NULL, KVB__FLAG_U32, tensor_parallel_size),
+    S("--pipeline-parallel-size|-pp", NULL, KVB__FLAG_U32,
+      pipeline_parallel_size),
+    S("--data-parallel-size|-dp", NULL, KVB__FLAG_U32, data_parallel_size),
+    S("--block-size", NULL, KVB__FLAG_U32, block_size),
+    S("--enforce-eager", NULL, KVB__FLAG_ON, enforce_eager),
+    S("--max-num-seqs", NULL, KVB__FLAG_U32, max_num_seqs),
+    S("--max-num-batched-tokens", NULL, KVB__FLAG_U64, max_num_batched_tokens),
+    KVB__FLAG_SET_BARE("--enable-chunked-prefill|--no-enable-chunked-prefill",
+                       NULL, vllm_chunked),
+    S("--disable-hybrid-kv-cache-manager", NULL, KVB__FLAG_ON,
+      disable_hybrid_kv_cache),
+    S("--enable-expert-parallel|-ep", NULL, KVB__FLAG_ON,
+      enable_expert_parallel),
+    S("--kv-cache-memory|--kv-cache-memory-bytes", NULL, KVB__FLAG_SIZE,
+      kv_cache_memory_bytes),
+    KVB__FLAG_SET(NULL, "VLLM_USE_V1", vllm_use_v1),
+    KVB__FLAG_SKIP(
+        "--tokenizer|--revision|--tokenizer-revision|"
+        "--tokenizer-mode|--served-model-name|--host|--port|"
+        "--api-key|--download-dir|--load-format|--seed|"
+        "--swap-space|--max-logprobs|--chat-template|"
+        "--tool-call-parser|--reasoning-parser|"
+        "--distributed-executor-backend|--uvicorn-log-level|"
+        "--generation-config|--override-generation-config|"
+        "--hf-overrides|--limit-mm-per-prompt|"
+        "--mm-processor-kwargs|--max-lora-rank|--max-loras|"
+        "--lora-modules|--config|--compilation-config|-O|"
+        "--speculative-config|--root-path|--middleware|"
+        "--response-role|--ssl-keyfile|--ssl-certfile|"
+        "--allowed-origins|--max-seq-len-to-capture|"
+        "--num-scheduler-steps|--cpu-offload-gb|"
+        "--max-parallel-loading-workers|--guided-decoding-backend|"
+        "--num-gpu-blocks-override|--preemption-mode|"
+        "--scheduling-policy|--worker-cls|--chat-template-content-format",
+        NULL),
+    KVB__FLAG_SKIP_BARE(
+        "--trust-remote-code|--enable-prefix-caching|"
+        "--no-enable-prefix-caching|--disable-log-requests|"
+        "--disable-log-stats|--enable-auto-tool-choice|--enable-lora|"
+        "--disable-custom-all-reduce|--disable-frontend-multiprocessing|"
+        "--enable-log-requests|--disable-sliding-window|"
+        "--enable-sleep-mode|--async-scheduling|--headless",
+        NULL),
+};
+#undef S
+#undef C
+
+const kvb__engine kvb__engine_vllm = {
+    .id = KVB_ENGINE_VLLM,
+    .name = "vllm",
+    .display = "vLLM",
+    .variant = vllm_variant,
+    .accounting = vllm_accounting_of,
+    .defaults = vllm_defaults,
+    .check = vllm_check,
+    .requested_bytes = kvb__vllm_requested_bytes,
+    .cuda_context = kvb__vllm_cuda_context,
+    .non_torch = kvb__vllm_non_torch,
+    .startup_reserved = kvb__vllm_startup_reserved,
+    .cudagraph = kvb__vllm_cudagraph_layers,
+    .graphs_in_budget = vllm_graphs_in_budget,
+    .weights_gpu_key = kvb__vllm_weights_gpu_key,
+    .loaded_weights = kvb__vllm_loaded_weights,
+    .activation = kvb__vllm_activation,
+    .hybrid_kv = vllm_hybrid,
+    .num_blocks = kvb__vllm_num_blocks,
+    .needed_bytes = kvb__vllm_needed_bytes,
+    .report = kvb__vllm_report,
+    .fit_len = kvb__vllm_fit_len,
+    .startup_check = vllm_startup_check,
+    .len_fails = vllm_len_fails,
+    .error_text = kvb__vllm_error_text,
+    .detect = vllm_detect,
+    .flags = vllm_flags,
+    .flag_count = KVB__ARRAY_LEN(vllm_flags),
+    .underscores = true,
+    .positional_model = true,
+};

@@ -35,11 +35,13 @@ const char *kvb_verdict_reason(int verdict)
 
 /* ---- parallelism ---- */
 
-/* The first parallelism vLLM rejects; its text into msg when msg is not
- * NULL. */
-static bool parallelism_bad(const kvb_model *m, uint32_t gpu_count,
-                            const kvb_serving *s, char *msg, size_t cap)
+/* The first parallelism vLLM rejects (the default rules of an engine);
+ * its text into msg when msg is not NULL. */
+bool kvb__parallelism_bad(const kvb__engine_in *in, uint32_t gpu_count,
+                          char *msg, size_t cap)
 {
+    const kvb_model *m = in->model;
+    const kvb_serving *s = &in->s;
     uint32_t tp = s->tensor_parallel_size, pp = s->pipeline_parallel_size;
     uint32_t kv = m->num_key_value_heads;
     if ((uint64_t)tp * pp > gpu_count) {
@@ -95,12 +97,12 @@ void kvb__stage_memo_init(kvb__stage_memo *mm, const kvb_model *m, uint32_t pp,
         kvb__pp_layers(m->num_hidden_layers, stage, pp, &mm->first, &mm->last);
 }
 
-/* kvb__vllm_loaded_weights, kept by what it reads of the GPU (the only
- * row input besides the stage's bytes). */
+/* The engine's loaded weights, kept by what it reads of the GPU (the
+ * only row input besides the stage's bytes). */
 static uint64_t memo_loaded(const kvb__engine_in *in, kvb__stage_memo *mm,
                             uint64_t bytes)
 {
-    uint32_t gpu = kvb__vllm_weights_gpu_key(in);
+    uint32_t gpu = in->engine->weights_gpu_key(in);
     for (int k = 0; k < KVB__STAGE_MEMO_SLOTS; k++)
         if (mm->load[k].used && mm->load[k].gpu == gpu &&
             mm->load[k].in == bytes)
@@ -109,17 +111,17 @@ static uint64_t memo_loaded(const kvb__engine_in *in, kvb__stage_memo *mm,
     mm->load_next = (mm->load_next + 1) % KVB__STAGE_MEMO_SLOTS;
     mm->load[k].gpu = gpu;
     mm->load[k].in = bytes;
-    mm->load[k].out = kvb__vllm_loaded_weights(in, mm->stage, bytes);
+    mm->load[k].out = in->engine->loaded_weights(in, mm->stage, bytes);
     mm->load[k].used = 1;
     return mm->load[k].out;
 }
 
-/* kvb__vllm_activation, kept by the batch limits and the release line: a
- * sweep over GPUs alternates their batch defaults. */
+/* The engine's activation peak, kept by the batch limits and the
+ * accounting: a sweep over GPUs alternates their batch defaults. */
 static uint64_t memo_activation(const kvb__engine_in *in, kvb__stage_memo *mm)
 {
     const kvb_serving *s = &in->s;
-    uint32_t v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
+    uint32_t v0 = (uint32_t)in->accounting;
     if (s->activation_bytes != KVB_AUTO_BYTES)
         return s->activation_bytes;
     for (int k = 0; k < KVB__STAGE_MEMO_SLOTS; k++)
@@ -132,7 +134,7 @@ static uint64_t memo_activation(const kvb__engine_in *in, kvb__stage_memo *mm)
     mm->act[k].tokens = s->max_num_batched_tokens;
     mm->act[k].seqs = s->max_num_seqs;
     mm->act[k].v0 = v0;
-    mm->act[k].bytes = kvb__vllm_activation(in, mm->stage);
+    mm->act[k].bytes = in->engine->activation(in, mm->stage);
     return mm->act[k].bytes;
 }
 
@@ -150,12 +152,7 @@ static const kvb__kv_stage *memo_kv(const kvb__engine_in *in,
     return &mm->ks;
 }
 
-typedef struct stage_result {
-    uint64_t weights, activation, cudagraph;
-    int64_t available; /* may be negative */
-    uint64_t num_blocks, needed, fit;
-    const kvb__kv_stage *ks; /* in the stage's memo */
-} stage_result;
+typedef kvb__stage_result stage_result;
 
 static kvb_status plan_stage(const kvb__engine_in *in, kvb__stage_memo *mm,
                              uint64_t requested, uint64_t non_torch,
@@ -178,22 +175,21 @@ static kvb_status plan_stage(const kvb__engine_in *in, kvb__stage_memo *mm,
                                 (double)in->inventory_bytes);
     r->weights = s->loaded_weights_bytes ? s->loaded_weights_bytes
                                          : memo_loaded(in, mm, r->weights);
+    const kvb__engine *e = in->engine;
     r->activation = memo_activation(in, mm);
-    r->cudagraph = kvb__vllm_cudagraph_layers(in, mm->last - mm->first);
-    bool hybrid =
-        in->accounting != KVB_ACCOUNTING_VLLM_V0 && !s->disable_hybrid_kv_cache;
-    r->ks = memo_kv(in, mm, hybrid);
+    r->cudagraph = e->cudagraph(in, mm->last - mm->first);
+    r->ks = memo_kv(in, mm, e->hybrid_kv(in));
     uint64_t non_kv = r->weights + r->activation + non_torch;
-    if (in->accounting == KVB_ACCOUNTING_VLLM_V1_021)
+    if (e->graphs_in_budget(in))
         non_kv += r->cudagraph;
     if (s->kv_cache_memory_bytes)
         r->available = (int64_t)s->kv_cache_memory_bytes;
     else
         r->available = (int64_t)requested - (int64_t)non_kv;
     uint64_t avail = r->available > 0 ? (uint64_t)r->available : 0;
-    r->num_blocks = kvb__vllm_num_blocks(in, r->ks, avail);
-    r->needed = kvb__vllm_needed_bytes(in, r->ks, s->max_model_len);
-    r->fit = kvb__vllm_fit_len(in, r->ks, avail, r->num_blocks);
+    r->num_blocks = e->num_blocks(in, r->ks, avail);
+    r->needed = e->needed_bytes(in, r->ks, s->max_model_len);
+    r->fit = e->fit_len(in, r->ks, avail, r->num_blocks);
     return KVB_OK;
 }
 
@@ -215,22 +211,15 @@ static void say(kvb_plan *p, bool text, int32_t verdict, const char *fmt, ...)
     va_end(ap);
 }
 
-static bool engine_checks_len(const kvb__engine_in *in)
-{
-    /* vLLM checks max_model_len against the KV cache from 0.2.7 (PR
-     * #2163); 0.2.6 and earlier started and hung on long sequences. */
-    return in->version == 0 || in->version >= 207;
-}
-
 static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
                            const stage_result *r, bool text)
 {
     uint64_t need_len = p->max_model_len;
-    bool v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
+    const kvb__engine *e = in->engine;
     bool len_fails =
-        v0 ? need_len > (uint64_t)p->block_size *
-                            (p->num_blocks / p->pipeline_parallel_size)
-           : r->needed > (uint64_t)(r->available > 0 ? r->available : 0);
+        e->len_fails
+            ? e->len_fails(in, p, r)
+            : r->needed > (uint64_t)(r->available > 0 ? r->available : 0);
     if (r->available <= 0 || p->num_blocks == 0) {
         say(p, text, KVB_VERDICT_NO_KV_MEMORY,
             "no memory left for KV cache: weights %.2f + activations %.2f + "
@@ -241,7 +230,7 @@ static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
             p->cudagraph_in_budget ? " + CUDA graphs" : "",
             r->available < 0 ? -KVB__GIB(p->kv_shortfall_bytes_per_gpu) : 0.0,
             KVB__GIB(p->usable_bytes_per_gpu));
-    } else if (len_fails && engine_checks_len(in)) {
+    } else if (len_fails) {
         say(p, text, KVB_VERDICT_MAX_LEN_EXCEEDS_KV,
             "max_model_len %llu needs %.2f GiB of KV cache per GPU but %.2f "
             "GiB is available; the largest max_model_len that fits is %llu",
@@ -274,8 +263,8 @@ static void verdict_budget(const kvb__engine_in *in, kvb_plan *p,
 
 static bool verdict_start(const kvb__engine_in *in, kvb_plan *p, bool text)
 {
-    bool v0 = in->accounting == KVB_ACCOUNTING_VLLM_V0;
-    if (!v0 && !in->s.kv_cache_memory_bytes &&
+    bool checks = in->engine->startup_check && in->engine->startup_check(in);
+    if (checks && !in->s.kv_cache_memory_bytes &&
         p->usable_bytes_per_gpu > p->startup_free_bytes_per_gpu) {
         say(p, text, KVB_VERDICT_HEADROOM_TOO_SMALL,
             "utilization %g asks for %.2f GiB per GPU but only %.2f GiB is "
@@ -299,6 +288,13 @@ static bool verdict_start(const kvb__engine_in *in, kvb_plan *p, bool text)
     return false;
 }
 
+void kvb__verdict_default(const kvb__engine_in *in, kvb_plan *p,
+                          const kvb__stage_result *r, bool text)
+{
+    if (!verdict_start(in, p, text))
+        verdict_budget(in, p, r, text);
+}
+
 /* ---- putting it together ---- */
 
 static void plan_settings(const kvb__engine_in *in, kvb_plan *p)
@@ -316,6 +312,14 @@ static void plan_settings(const kvb__engine_in *in, kvb_plan *p)
     p->max_num_seqs = s->max_num_seqs;
     p->max_num_batched_tokens = s->max_num_batched_tokens;
     p->concurrency = s->concurrency;
+    p->data_parallel_size = s->data_parallel_size ? s->data_parallel_size : 1;
+    uint32_t replica = s->tensor_parallel_size * s->pipeline_parallel_size;
+    uint32_t per_node = s->gpus_per_node ? s->gpus_per_node : replica;
+    p->gpus_per_node = per_node < replica ? per_node : replica;
+    p->nodes = (uint32_t)kvb__cdiv(replica, p->gpus_per_node);
+    p->layers_total = in->model->num_hidden_layers;
+    p->layers_on_gpu = p->layers_total;
+    p->context_size = s->context_size;
 }
 
 static kvb_status plan_model(kvb__engine_in *in, const kvb__plan_cache *cache,
@@ -368,8 +372,11 @@ static void plan_fill_stage(const kvb__engine_in *in, kvb_plan *p,
     p->num_blocks = r->num_blocks;
     p->kv_needed_bytes_per_gpu = r->needed;
     p->max_model_len_fit = r->fit;
-    kvb__vllm_report(in, r->ks, r->num_blocks, &p->max_kv_tokens,
-                     &p->max_concurrency);
+    in->engine->report(in, r->ks, r->num_blocks, &p->max_kv_tokens,
+                       &p->max_concurrency);
+    p->kv_cache_bytes_per_gpu =
+        r->num_blocks * r->ks->page_bytes * r->ks->group_size;
+    p->max_total_tokens = p->max_kv_tokens;
     uint64_t outside = p->cuda_context_bytes_per_gpu +
                        (p->cudagraph_in_budget ? 0 : r->cudagraph);
     uint64_t left = p->gpu_total_bytes - p->usable_bytes_per_gpu;
@@ -409,42 +416,65 @@ static kvb_status plan_stages(const kvb__engine_in *in,
         have = true;
     }
     plan_fill_stage(in, p, &best);
-    if (!verdict_start(in, p, text))
-        verdict_budget(in, p, &best, text);
+    if (in->engine->finish)
+        in->engine->finish(in, p, &best);
+    if (in->engine->verdict)
+        in->engine->verdict(in, p, &best, text);
+    else
+        kvb__verdict_default(in, p, &best, text);
     return KVB_OK;
+}
+
+/* Zero the plan; a sweep's plans carry no text, so only the first byte
+ * of each text field is cleared for them. */
+static void plan_clear(kvb_plan *p, bool with_message)
+{
+    size_t head = offsetof(kvb_plan, message);
+    memset((char *)p + sizeof p->struct_size, 0, head - sizeof p->struct_size);
+    size_t tail = offsetof(kvb_plan, message) + sizeof p->message;
+    size_t end = offsetof(kvb_plan, warning);
+    memset((char *)p + tail, 0, end - tail);
+    if (with_message) {
+        memset(p->message, 0, sizeof p->message);
+        memset(p->warning, 0, sizeof p->warning);
+    } else {
+        p->message[0] = p->warning[0] = '\0';
+    }
 }
 
 kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
                           kvb_plan *p, bool with_message, kvb_error *err)
 {
-    /* a sweep's plans carry no text: their message is only cleared */
-    memset((char *)p + sizeof p->struct_size, 0,
-           (with_message ? sizeof *p : offsetof(kvb_plan, message) + 1) -
-               sizeof p->struct_size);
+    plan_clear(p, with_message);
+    in->engine = kvb__engine_get(in->s.engine);
     in->version = in->s.engine_version;
-    in->accounting = kvb__vllm_accounting(in->version);
+    in->accounting = in->engine->accounting(in);
     in->inventory_bytes = 0;
     if (!(in->gpu_names & KVB__GPU_NAMES_KNOWN))
         in->gpu_names = kvb__vllm_gpu_names(in->gpu);
-    kvb__vllm_defaults(in);
-    plan_settings(in, p);
-    kvb_status st = plan_model(in, cache, p, err);
+    const kvb__engine *e = in->engine;
+    e->defaults(in);
+    kvb_status st = e->check ? e->check(in, err) : KVB_OK;
     if (st)
         return st;
-    p->usable_bytes_per_gpu = kvb__vllm_requested_bytes(in);
-    p->cuda_context_bytes_per_gpu = kvb__vllm_cuda_context(in);
-    p->non_torch_bytes_per_gpu = kvb__vllm_non_torch(in);
-    p->cudagraph_in_budget =
-        in->accounting == KVB_ACCOUNTING_VLLM_V1_021 && !in->s.enforce_eager;
-    uint64_t reserved = kvb__vllm_startup_reserved(in);
+    plan_settings(in, p);
+    st = plan_model(in, cache, p, err);
+    if (st)
+        return st;
+    p->usable_bytes_per_gpu = e->requested_bytes(in);
+    p->cuda_context_bytes_per_gpu = e->cuda_context(in);
+    p->non_torch_bytes_per_gpu = e->non_torch(in);
+    p->cudagraph_in_budget = e->graphs_in_budget(in);
+    uint64_t reserved = e->startup_reserved(in);
     const kvb_gpu *g = in->gpu;
     p->startup_free_bytes_per_gpu =
         g->free_bytes
             ? g->free_bytes
             : (g->total_bytes > reserved ? g->total_bytes - reserved : 0);
     char why[256];
-    if (parallelism_bad(in->model, g->count, &in->s, with_message ? why : NULL,
-                        sizeof why)) {
+    bool (*bad)(const kvb__engine_in *, uint32_t, char *, size_t) =
+        e->parallelism_bad ? e->parallelism_bad : kvb__parallelism_bad;
+    if (bad(in, g->count, with_message ? why : NULL, sizeof why)) {
         say(p, with_message, KVB_VERDICT_PARALLELISM_INVALID, "%s", why);
         return KVB_OK;
     }
@@ -517,5 +547,9 @@ kvb_status kvb_plan_engine_error(const kvb_plan *plan, char *buf, size_t cap,
     if (st)
         return st;
     p.message[sizeof p.message - 1] = '\0';
-    return kvb__vllm_error_text(&p, buf, cap, needed, err);
+    const kvb__engine *e = kvb__engine_get(p.engine);
+    if (!e)
+        return kvb__fail(err, KVB_ERANGE, "plan.engine",
+                         "plan.engine (%d) is not a kvb_engine", p.engine);
+    return e->error_text(&p, buf, cap, needed, err);
 }

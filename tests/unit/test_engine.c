@@ -34,6 +34,8 @@ static void make(fixture *f, uint32_t layers, uint32_t kv, uint32_t hd,
     f->in.quant = &f->q;
     f->in.gpu = &f->g;
     f->in.s = serving_default();
+    f->in.s.block_size = 16; /* vLLM's default, as its defaults() sets */
+    f->in.engine = &kvb__engine_vllm;
     f->in.version = version;
     f->in.accounting = kvb__vllm_accounting(version);
 }

@@ -233,6 +233,16 @@ class Serving(CStruct):
         ("cuda_context_bytes", "uint64_t"), ("non_torch_bytes", "uint64_t"),
         ("activation_bytes", "uint64_t"), ("cudagraph_bytes", "uint64_t"),
         ("weights_bytes", "uint64_t"), ("loaded_weights_bytes", "uint64_t"),
+        ("accounting", "int32_t"), ("data_parallel_size", "uint32_t"),
+        ("enable_dp_attention", "uint32_t"),
+        ("cuda_graph_max_bs", "uint32_t"), ("context_size", "uint64_t"),
+        ("n_gpu_layers", "uint32_t"), ("n_cpu_moe", "uint32_t"),
+        ("ubatch_size", "uint32_t"), ("cache_type_k", "int32_t"),
+        ("cache_type_v", "int32_t"), ("flash_attn", "int32_t"),
+        ("swa_full", "uint32_t"), ("kv_unified", "uint32_t"),
+        ("backend", "int32_t"), ("max_total_tokens", "uint64_t"),
+        ("max_input_tokens", "uint64_t"), ("gpu_overhead_bytes", "uint64_t"),
+        ("host_memory_bytes", "uint64_t"), ("gpus_per_node", "uint32_t"),
     )
 
 
@@ -268,6 +278,12 @@ class Plan(CStruct):
         ("max_concurrency", "double"), ("kv_needed_bytes_per_gpu", "uint64_t"),
         ("max_model_len_fit", "uint64_t"), ("fits", "uint32_t"),
         ("verdict", "int32_t"), ("message", "char", 320),
+        ("data_parallel_size", "uint32_t"), ("nodes", "uint32_t"),
+        ("gpus_per_node", "uint32_t"), ("layers_on_gpu", "uint32_t"),
+        ("layers_total", "uint32_t"), ("kv_cache_bytes_per_gpu", "uint64_t"),
+        ("compute_buffer_bytes_per_gpu", "uint64_t"),
+        ("host_bytes", "uint64_t"), ("max_total_tokens", "uint64_t"),
+        ("context_size", "uint64_t"), ("warning", "char", 320),
     )
 
 
@@ -346,6 +362,10 @@ class LogFacts(CStruct):
         ("oom_tried_bytes", "uint64_t"), ("oom_free_bytes", "uint64_t"),
         ("oom_in_use_bytes", "uint64_t"), ("oom_gpu_index", "uint32_t"),
         ("failure_text", "char", 320), ("engine_line", "char", 160),
+        ("engine", "int32_t"), ("max_total_tokens", "uint64_t"),
+        ("context_size", "uint64_t"), ("n_parallel", "uint32_t"),
+        ("layers_on_gpu", "uint32_t"), ("layers_total", "uint32_t"),
+        ("compute_buffer_bytes", "uint64_t"), ("available_bytes", "uint64_t"),
     )
 
 
@@ -409,6 +429,20 @@ class Validation(CStruct):
         ("tight_over_num_blocks", "uint64_t"),
         ("tight_over_fits", "uint32_t"), ("tight", "uint32_t"),
         ("valid", "uint32_t"), ("message", "char", 320),
+    )
+
+
+@_mirror
+class Command(CStruct):
+    """``kvb_command``."""
+    _c_name_ = "kvb_command"
+    _c_init_ = "kvb_command_init"
+    _spec_ = (
+        ("struct_size", "size_t"), ("engine", "int32_t"),
+        ("engine_version", "uint32_t"), ("program", "char", 64),
+        ("model", "char", 512), ("quantization", "char", 32),
+        ("dtype", "char", 16), ("kv_cache_dtype", "char", 16),
+        ("ignored", "char", 512), ("warning", "char", 512),
     )
 
 
@@ -543,6 +577,14 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
      _status, _check),
     ("kvb_engine_name", [c_int], _str, _string),
     ("kvb_accounting_name", [c_int], _str, _string),
+    # Engine command lines
+    ("kvb_command_init", [_P(Command), c_size_t], _status, _check_init),
+    ("kvb_command_read",
+     [c_size_t, _P(c_char_p), _P(c_char_p), c_int32, _P(Command),
+      _P(Serving), _P(Error)], _status, _check),
+    ("kvb_command_split",
+     [_str, c_char_p, c_size_t, _P(c_char_p), c_size_t, _P(c_size_t),
+      _P(Error)], _status, _check),
     # Plan
     ("kvb_verdict_name", [c_int], _str, _string),
     ("kvb_verdict_reason", [c_int], _str, _string),

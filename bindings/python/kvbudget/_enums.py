@@ -194,6 +194,11 @@ class Engine(enum.IntEnum):
     """``kvb_engine``: serving engines."""
 
     VLLM = 0
+    SGLANG = 1
+    LLAMA_CPP = 2
+    OLLAMA = 3
+    TRTLLM = 4
+    TGI = 5
 
 
 class Accounting(enum.IntEnum):
@@ -202,6 +207,12 @@ class Accounting(enum.IntEnum):
     VLLM_V0 = 0
     VLLM_V1 = 1
     VLLM_V1_021 = 2
+    SGLANG = 3
+    LLAMA_CPP = 4
+    OLLAMA = 5
+    TRTLLM_PYTORCH = 6
+    TRTLLM_ENGINE = 7
+    TGI = 8
 
 
 class Verdict(enum.IntEnum):
@@ -289,6 +300,14 @@ class LogFact(enum.IntEnum):
     OOM_FREE_BYTES = 31
     OOM_IN_USE_BYTES = 32
     OOM_GPU_INDEX = 33
+    ENGINE = 34
+    MAX_TOTAL_TOKENS = 35
+    CONTEXT_SIZE = 36
+    N_PARALLEL = 37
+    LAYERS_ON_GPU = 38
+    LAYERS_TOTAL = 39
+    COMPUTE_BUFFER_BYTES = 40
+    AVAILABLE_BYTES = 41
 
 class Format(enum.IntEnum):
     """``kvb_format``: what a path or buffer held."""

@@ -277,7 +277,7 @@ class Serving(_CMirror):
     concurrency: int = 1
     tensor_parallel_size: int = 1
     pipeline_parallel_size: int = 1
-    block_size: int = 16
+    block_size: int = 0
     enforce_eager: int = 0
     max_num_seqs: int = 0
     max_num_batched_tokens: int = 0
@@ -291,6 +291,25 @@ class Serving(_CMirror):
     cudagraph_bytes: int = (1 << 64) - 1
     weights_bytes: int = 0
     loaded_weights_bytes: int = 0
+    accounting: int = -1
+    data_parallel_size: int = 1
+    enable_dp_attention: int = 0
+    cuda_graph_max_bs: int = 0
+    context_size: int = 0
+    n_gpu_layers: int = (1 << 32) - 1
+    n_cpu_moe: int = 0
+    ubatch_size: int = 0
+    cache_type_k: int = -1
+    cache_type_v: int = -1
+    flash_attn: int = -1
+    swa_full: int = 0
+    kv_unified: int = 0
+    backend: int = 0
+    max_total_tokens: int = 0
+    max_input_tokens: int = 0
+    gpu_overhead_bytes: int = 0
+    host_memory_bytes: int = 0
+    gpus_per_node: int = 0
 
 
 @dataclass(frozen=True)
@@ -395,6 +414,17 @@ class Plan(_CMirror):
     fits: int = 0
     verdict: Verdict = Verdict.FITS
     message: str = field(default="", compare=True)
+    data_parallel_size: int = 0
+    nodes: int = 0
+    gpus_per_node: int = 0
+    layers_on_gpu: int = 0
+    layers_total: int = 0
+    kv_cache_bytes_per_gpu: int = 0
+    compute_buffer_bytes_per_gpu: int = 0
+    host_bytes: int = 0
+    max_total_tokens: int = 0
+    context_size: int = 0
+    warning: str = ""
 
     @property
     def verdict_name(self) -> str:
@@ -565,6 +595,14 @@ class LogFacts(_CMirror):
     oom_gpu_index: int = 0
     failure_text: str = ""
     engine_line: str = ""
+    engine: int = -1
+    max_total_tokens: int = 0
+    context_size: int = 0
+    n_parallel: int = 0
+    layers_on_gpu: int = 0
+    layers_total: int = 0
+    compute_buffer_bytes: int = 0
+    available_bytes: int = 0
 
     def has(self, fact: LogFact) -> bool:
         """Whether the log showed ``fact`` (``KVB_LOG_HAS``)."""

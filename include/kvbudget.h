@@ -1216,6 +1216,8 @@ typedef struct kvb_fix {
     uint64_t max_model_len_fit;      /* largest that fits one request */
     char title[128];                 /* "lower --max-model-len to 8192" */
     char note[192];                  /* why, the trade-off, or why not */
+    int32_t engine;                  /* kvb_engine whose flags render it
+                                        (@since 0.2) */
 } kvb_fix;
 
 /**

@@ -387,6 +387,15 @@ typedef struct kvb__stage_result {
     const struct kvb__kv_stage *ks; /* in the stage's memo */
 } kvb__stage_result;
 
+/* The words of a rendered fix (advice/fix.c renders them as a shell line
+ * or Kubernetes args; an engine's render_args fills them). */
+typedef struct kvb__args {
+    char tok[24][128];
+    size_t n;
+} kvb__args;
+/* Append one word (printf-style); words past the 24th are dropped. */
+void kvb__arg(kvb__args *a, const char *fmt, ...) KVB__PRINTF(2, 3);
+
 /* ---- engine command lines (readers/cmdline.c reads; engines say what) ---- */
 
 /* How a flag's value is read and where it goes. */
@@ -547,6 +556,9 @@ struct kvb__engine {
     /* The engine's own text for a failing plan (kvb_plan_engine_error). */
     kvb_status (*error_text)(const kvb_plan *p, char *buf, size_t cap,
                              size_t *needed, kvb_error *err);
+    /* A fix as the engine's own flags (kvb_fix_render), in order. */
+    void (*render_args)(const kvb_fix *f, const kvb_model *m,
+                        struct kvb__args *a);
     /* Command lines: does argv start with this engine's program?  *used:
      * the words that name the program (a positional model after them is
      * read by the flags pass). */

@@ -954,6 +954,32 @@ static void derive(kvb_log_facts *f)
     }
 }
 
+/* Offer each line to every engine that reads its own lines (SGLang,
+ * llama.cpp, TensorRT-LLM, TGI ...); the first engine to claim a line
+ * names the log's engine.  vLLM's lines are read by the scans above. */
+static void scan_engines(const char *text, size_t len, kvb_log_facts *f)
+{
+    const kvb__engine *claimed = NULL;
+    for (size_t at = 0; at < len;) {
+        const char *line = text + at;
+        const char *nl = memchr(line, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - line) : len - at;
+        at += n + 1;
+        for (int32_t id = 0; id < KVB_ENGINE_LAST_; id++) {
+            const kvb__engine *e = kvb__engine_get(id);
+            if (e && e->log_line && e->log_line(f, line, n) && !claimed)
+                claimed = e;
+        }
+    }
+    if (claimed) {
+        f->engine = claimed->id;
+    } else if (f->present || f->failure != KVB_LOG_NONE) {
+        f->engine = KVB_ENGINE_VLLM;
+    }
+    if (f->engine >= 0)
+        set_bit(f, KVB_LOG_BIT_ENGINE);
+}
+
 kvb_status kvb_log_parse(const char *text, size_t len, kvb_log_facts *facts,
                          kvb_error *err)
 {
@@ -989,6 +1015,7 @@ kvb_status kvb_log_parse(const char *text, size_t len, kvb_log_facts *facts,
     scan_version(&sc);
     scan_accounting(&sc);
     scan_phase(&sc);
+    scan_engines(text ? text : "", len, &f);
     derive(&f);
     infer_failure(&f);
     free(w);
@@ -1133,6 +1160,12 @@ static void inputs_settings(const kvb_log_facts *f, kvb_serving *s)
         s->max_num_seqs = f->max_num_seqs;
     if (KVB_LOG_HAS(f, MAX_NUM_BATCHED_TOKENS))
         s->max_num_batched_tokens = f->max_num_batched_tokens;
+    if (KVB_LOG_HAS(f, ENGINE) && kvb__engine_get(f->engine))
+        s->engine = f->engine;
+    if (KVB_LOG_HAS(f, CONTEXT_SIZE))
+        s->context_size = f->context_size;
+    if (KVB_LOG_HAS(f, N_PARALLEL))
+        s->max_num_seqs = f->n_parallel;
     if (KVB_LOG_HAS(f, ENGINE_VERSION))
         s->engine_version = f->engine_version;
     else if (f->accounting == KVB_ACCOUNTING_VLLM_V0)

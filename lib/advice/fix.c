@@ -184,6 +184,7 @@ static void fix_base(const actx *c, int32_t kind, kvb_fix *f)
 {
     KVB__CANNOT_FAIL(kvb_fix_init(f, sizeof *f));
     f->kind = kind;
+    f->engine = c->s.engine;
     f->quant_method = c->q.method;
     f->kv_cache_dtype = c->q.kv_cache_dtype;
     f->enforce_eager = c->s.enforce_eager;
@@ -739,14 +740,7 @@ kvb_status kvb_advise(const kvb_model *model, const kvb_quant *quant,
 
 /* ---- rendering ---- */
 
-typedef struct args {
-    char tok[16][96];
-    size_t n;
-} args;
-
-static void arg(args *a, const char *fmt, ...) KVB__PRINTF(2, 3);
-
-static void arg(args *a, const char *fmt, ...)
+void kvb__arg(kvb__args *a, const char *fmt, ...)
 {
     if (a->n >= KVB__ARRAY_LEN(a->tok))
         return;
@@ -754,79 +748,6 @@ static void arg(args *a, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(a->tok[a->n++], sizeof a->tok[0], fmt, ap);
     va_end(ap);
-}
-
-/* vLLM's --quantization / --dtype spelling of a method, or NULL. */
-static void quant_args(args *a, int32_t method)
-{
-    static const struct {
-        int32_t method;
-        const char *flag, *value;
-    } map[] = {
-        {KVB_QUANT_FP32, "--dtype", "float32"},
-        {KVB_QUANT_FP16, "--dtype", "float16"},
-        {KVB_QUANT_BF16, "--dtype", "bfloat16"},
-        {KVB_QUANT_FP8, "--quantization", "fp8"},
-        {KVB_QUANT_GPTQ_8, "--quantization", "gptq"},
-        {KVB_QUANT_GPTQ_4, "--quantization", "gptq"},
-        {KVB_QUANT_AWQ_4, "--quantization", "awq"},
-        {KVB_QUANT_BNB_4, "--quantization", "bitsandbytes"},
-        {KVB_QUANT_MXFP4, "--quantization", "mxfp4"},
-    };
-    for (size_t i = 0; i < KVB__ARRAY_LEN(map); i++)
-        if (map[i].method == method) {
-            arg(a, "%s", map[i].flag);
-            arg(a, "%s", map[i].value);
-            return;
-        }
-}
-
-/* vLLM serves GGUF from a local file, with the tokenizer of the original
- * repository: the file name is a placeholder the operator fills in. */
-static void model_args(args *a, const kvb_model *m, int32_t method)
-{
-    char repo[96];
-    bool have_repo = kvb__model_repo(m->name, repo, sizeof repo);
-    const char *name = have_repo ? repo : m->name[0] ? m->name : "MODEL";
-    arg(a, "--model");
-    if (!is_gguf(method)) {
-        arg(a, "%s", name);
-        return;
-    }
-    const char *base = strrchr(name, '/');
-    char upper[16];
-    setf(upper, sizeof upper, "%s", kvb_quant_method_name(method));
-    for (char *p = upper; *p; p++)
-        *p = (char)toupper((unsigned char)*p);
-    arg(a, "/models/%s-%s.gguf", base ? base + 1 : name, upper);
-    arg(a, "--tokenizer");
-    arg(a, "%s", name);
-}
-
-static void collect_args(const kvb_fix *f, const kvb_model *m, args *a)
-{
-    a->n = 0;
-    /* vLLM wants the Hugging Face repository, not our preset name */
-    model_args(a, m, f->quant_method);
-    quant_args(a, f->quant_method);
-    arg(a, "--max-model-len");
-    arg(a, "%llu", (unsigned long long)f->max_model_len);
-    arg(a, "--gpu-memory-utilization");
-    arg(a, "%.2f", f->gpu_memory_utilization);
-    if (f->tensor_parallel_size > 1) {
-        arg(a, "--tensor-parallel-size");
-        arg(a, "%u", f->tensor_parallel_size);
-    }
-    if (f->pipeline_parallel_size > 1) {
-        arg(a, "--pipeline-parallel-size");
-        arg(a, "%u", f->pipeline_parallel_size);
-    }
-    if (f->enforce_eager)
-        arg(a, "--enforce-eager");
-    if (f->kv_cache_dtype == KVB_DTYPE_FP8) {
-        arg(a, "--kv-cache-dtype");
-        arg(a, "fp8");
-    }
 }
 
 /* A bounded string builder: counts what it could not store. */
@@ -918,8 +839,12 @@ static kvb_status render_to(const kvb_fix *f, const kvb_model *m,
         render_karpenter(f, b);
         return KVB_OK;
     }
-    args a;
-    collect_args(f, m, &a);
+    kvb__args a = {.n = 0};
+    const kvb__engine *e = kvb__engine_get(f->engine);
+    if (!e)
+        return kvb__fail(err, KVB_ERANGE, "fix.engine",
+                         "fix.engine (%d) is not a kvb_engine", f->engine);
+    e->render_args(f, m, &a);
     if (format == KVB_RENDER_K8S_ARGS)
         put(b, "args:\n");
     for (size_t i = 0; i < a.n; i++) {

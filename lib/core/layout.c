@@ -298,6 +298,7 @@ static const field_row fix_fields[] = {
     F(T, max_model_len_fit, uint64_t),
     A(T, title, char),
     A(T, note, char),
+    F(T, engine, int32_t),
 };
 #undef T
 

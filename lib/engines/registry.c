@@ -24,9 +24,9 @@ const kvb__engine *kvb__engine_get(int32_t id)
 const char *kvb_engine_name(int engine)
 {
     static const char *const names[KVB_ENGINE_LAST_] = {
-        [KVB_ENGINE_VLLM] = "vllm",          [KVB_ENGINE_SGLANG] = "sglang",
+        [KVB_ENGINE_VLLM] = "vllm",           [KVB_ENGINE_SGLANG] = "sglang",
         [KVB_ENGINE_LLAMA_CPP] = "llama.cpp", [KVB_ENGINE_OLLAMA] = "ollama",
-        [KVB_ENGINE_TRTLLM] = "trtllm",      [KVB_ENGINE_TGI] = "tgi",
+        [KVB_ENGINE_TRTLLM] = "trtllm",       [KVB_ENGINE_TGI] = "tgi",
     };
     if (engine < 0 || engine >= KVB_ENGINE_LAST_)
         return NULL;

@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -964,6 +965,81 @@ kvb_status kvb__vllm_error_text(const kvb_plan *p, char *buf, size_t cap,
     }
 }
 
+/* ---- fixes as vLLM flags ---- */
+
+/* vLLM's --quantization / --dtype spelling of a method, or NULL. */
+static void quant_args(kvb__args *a, int32_t method)
+{
+    static const struct {
+        int32_t method;
+        const char *flag, *value;
+    } map[] = {
+        {KVB_QUANT_FP32, "--dtype", "float32"},
+        {KVB_QUANT_FP16, "--dtype", "float16"},
+        {KVB_QUANT_BF16, "--dtype", "bfloat16"},
+        {KVB_QUANT_FP8, "--quantization", "fp8"},
+        {KVB_QUANT_GPTQ_8, "--quantization", "gptq"},
+        {KVB_QUANT_GPTQ_4, "--quantization", "gptq"},
+        {KVB_QUANT_AWQ_4, "--quantization", "awq"},
+        {KVB_QUANT_BNB_4, "--quantization", "bitsandbytes"},
+        {KVB_QUANT_MXFP4, "--quantization", "mxfp4"},
+    };
+    for (size_t i = 0; i < KVB__ARRAY_LEN(map); i++)
+        if (map[i].method == method) {
+            kvb__arg(a, "%s", map[i].flag);
+            kvb__arg(a, "%s", map[i].value);
+            return;
+        }
+}
+
+/* vLLM serves GGUF from a local file, with the tokenizer of the original
+ * repository: the file name is a placeholder the operator fills in. */
+static void model_args(kvb__args *a, const kvb_model *m, int32_t method)
+{
+    char repo[96];
+    bool have_repo = kvb__model_repo(m->name, repo, sizeof repo);
+    const char *name = have_repo ? repo : m->name[0] ? m->name : "MODEL";
+    kvb__arg(a, "--model");
+    if (!(method >= KVB_QUANT_Q8_0 && method <= KVB_QUANT_Q4_0)) {
+        kvb__arg(a, "%s", name);
+        return;
+    }
+    const char *base = strrchr(name, '/');
+    char upper[16];
+    snprintf(upper, sizeof upper, "%s", kvb_quant_method_name(method));
+    for (char *p = upper; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    kvb__arg(a, "/models/%s-%s.gguf", base ? base + 1 : name, upper);
+    kvb__arg(a, "--tokenizer");
+    kvb__arg(a, "%s", name);
+}
+
+/* The fix as vLLM's own flags (vllm serve / the server module). */
+static void vllm_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
+{
+    /* vLLM wants the Hugging Face repository, not our preset name */
+    model_args(a, m, f->quant_method);
+    quant_args(a, f->quant_method);
+    kvb__arg(a, "--max-model-len");
+    kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);
+    kvb__arg(a, "--gpu-memory-utilization");
+    kvb__arg(a, "%.2f", f->gpu_memory_utilization);
+    if (f->tensor_parallel_size > 1) {
+        kvb__arg(a, "--tensor-parallel-size");
+        kvb__arg(a, "%u", f->tensor_parallel_size);
+    }
+    if (f->pipeline_parallel_size > 1) {
+        kvb__arg(a, "--pipeline-parallel-size");
+        kvb__arg(a, "%u", f->pipeline_parallel_size);
+    }
+    if (f->enforce_eager)
+        kvb__arg(a, "--enforce-eager");
+    if (f->kv_cache_dtype == KVB_DTYPE_FP8) {
+        kvb__arg(a, "--kv-cache-dtype");
+        kvb__arg(a, "fp8");
+    }
+}
+
 /* ---- the engine table ---- */
 
 static int32_t vllm_accounting_of(const kvb__engine_in *in)
@@ -1164,6 +1240,7 @@ const kvb__engine kvb__engine_vllm = {
     .startup_check = vllm_startup_check,
     .len_fails = vllm_len_fails,
     .error_text = kvb__vllm_error_text,
+    .render_args = vllm_render_args,
     .detect = vllm_detect,
     .flags = vllm_flags,
     .flag_count = KVB__ARRAY_LEN(vllm_flags),

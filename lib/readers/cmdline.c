@@ -18,8 +18,7 @@
 
 kvb_status kvb_command_init(kvb_command *cmd, size_t struct_size)
 {
-    kvb_status st =
-        kvb__struct_init(cmd, struct_size, sizeof *cmd, "command");
+    kvb_status st = kvb__struct_init(cmd, struct_size, sizeof *cmd, "command");
     if (st == KVB_OK)
         cmd->engine = -1;
     return st;
@@ -30,8 +29,8 @@ kvb_status kvb_command_init(kvb_command *cmd, size_t struct_size)
 static kvb_status bad_value(const char *flag, const char *value,
                             const char *allowed, kvb_error *err)
 {
-    return kvb__fail(err, KVB_EINVAL, "command",
-                     "command: %s (%s) is not %s", flag, value, allowed);
+    return kvb__fail(err, KVB_EINVAL, "command", "command: %s (%s) is not %s",
+                     flag, value, allowed);
 }
 
 static bool all_digits(const char *s, size_t n)
@@ -115,11 +114,20 @@ static kvb_status cmd_size(const char *flag, const char *value, uint64_t *out,
         const char *unit;
         double mult;
     } units[] = {
-        {"", 1.0},         {"B", 1.0},      {"K", 1024.0},
-        {"KiB", 1024.0},   {"KB", 1e3},     {"M", 1048576.0},
-        {"MiB", 1048576.0}, {"MB", 1e6},    {"G", 1073741824.0},
-        {"GiB", 1073741824.0}, {"GB", 1e9}, {"T", 1099511627776.0},
-        {"TiB", 1099511627776.0}, {"TB", 1e12},
+        {"", 1.0},
+        {"B", 1.0},
+        {"K", 1024.0},
+        {"KiB", 1024.0},
+        {"KB", 1e3},
+        {"M", 1048576.0},
+        {"MiB", 1048576.0},
+        {"MB", 1e6},
+        {"G", 1073741824.0},
+        {"GiB", 1073741824.0},
+        {"GB", 1e9},
+        {"T", 1099511627776.0},
+        {"TiB", 1099511627776.0},
+        {"TB", 1e12},
     };
     size_t n = 0;
     while (value && (isdigit((unsigned char)value[n]) || value[n] == '.'))
@@ -237,8 +245,8 @@ kvb_status kvb_command_split(const char *line, char *buf, size_t cap,
         if (!*p || is_operator(p))
             return KVB_OK;
         if (n == max_args)
-            return kvb__fail(err, KVB_EBUFSIZE, "argv",
-                             "more than %zu words", max_args);
+            return kvb__fail(err, KVB_EBUFSIZE, "argv", "more than %zu words",
+                             max_args);
         argv[n] = buf + out;
         char quote = 0;
         while (*p && (quote || !(*p == ' ' || *p == '\t' || *p == '\n' ||
@@ -268,8 +276,7 @@ kvb_status kvb_command_split(const char *line, char *buf, size_t cap,
         }
         if (quote)
             return kvb__fail(err, KVB_EINVAL, "line",
-                             "line: unterminated %c quote",
-                             quote);
+                             "line: unterminated %c quote", quote);
         if (out + 1 > cap)
             goto full;
         buf[out++] = '\0';
@@ -337,10 +344,9 @@ static kvb_status apply(kvb__cmd *c, const kvb__flag *f, const char *flag,
     switch (f->kind) {
     case KVB__FLAG_U32:
     case KVB__FLAG_U64:
-        st = kvb__cmd_u64(flag, value, 0,
-                          f->size == sizeof(uint32_t) ? UINT32_MAX
-                                                      : UINT64_MAX - 1,
-                          &v, err);
+        st = kvb__cmd_u64(
+            flag, value, 0,
+            f->size == sizeof(uint32_t) ? UINT32_MAX : UINT64_MAX - 1, &v, err);
         if (!st)
             store_uint(c, f, v);
         return st;
@@ -412,8 +418,7 @@ static kvb_status read_flag(kvb__cmd *c, size_t argc, const char *const *argv,
 
 /* The environment first: the command line overrides it, as in the
  * engines (argparse defaults read from the environment). */
-static kvb_status read_env(kvb__cmd *c, const char *const *env,
-                           kvb_error *err)
+static kvb_status read_env(kvb__cmd *c, const char *const *env, kvb_error *err)
 {
     for (size_t k = 0; env && env[k]; k++) {
         const char *eq = strchr(env[k], '=');
@@ -443,8 +448,7 @@ static const kvb__engine *detect(size_t argc, const char *const *argv,
     return NULL;
 }
 
-static void program_text(kvb_command *cmd, const char *const *argv,
-                         size_t used)
+static void program_text(kvb_command *cmd, const char *const *argv, size_t used)
 {
     cmd->program[0] = '\0';
     for (size_t i = 0; i < used; i++)
@@ -481,8 +485,7 @@ kvb_status kvb_command_read(size_t argc, const char *const *argv,
         return kvb__fail(err, KVB_EINVAL, "argv", "argv must not be NULL");
     for (size_t k = 0; k < argc; k++)
         if (!argv[k])
-            return kvb__fail(err, KVB_EINVAL, "argv", "argv[%zu] is NULL",
-                             k);
+            return kvb__fail(err, KVB_EINVAL, "argv", "argv[%zu] is NULL", k);
     KVB__CANNOT_FAIL(kvb_command_init(&c, sizeof c));
     kvb_status st = kvb__struct_check(cmd, sizeof c, "command", err);
     if (!st)

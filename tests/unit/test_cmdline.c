@@ -64,9 +64,12 @@ static void test_cmdline_vllm_serve(void **state)
 static void test_cmdline_python_module_and_env(void **state)
 {
     (void)state;
-    const char *argv[] = {"/usr/bin/python3", "-m",
-                          "vllm.entrypoints.openai.api_server", "--model",
-                          "Qwen/Qwen2.5-7B-Instruct", "--no-enable-chunked-prefill"};
+    const char *argv[] = {"/usr/bin/python3",
+                          "-m",
+                          "vllm.entrypoints.openai.api_server",
+                          "--model",
+                          "Qwen/Qwen2.5-7B-Instruct",
+                          "--no-enable-chunked-prefill"};
     const char *env[] = {"HOME=/root", "VLLM_USE_V1=0", NULL};
     read_result r = read_argv(KVB__ARRAY_LEN(argv), argv, env, -1);
     assert_int_equal(r.st, KVB_OK);
@@ -82,8 +85,8 @@ static void test_cmdline_flags_only_with_hint(void **state)
     (void)state;
     /* a container of the vllm/vllm-openai image: its entrypoint is the
      * server, args are flags only */
-    const char *argv[] = {"--model", "facebook/opt-125m", "--block-size", "32",
-                          "--kv-cache-memory", "8GiB"};
+    const char *argv[] = {"--model", "facebook/opt-125m", "--block-size",
+                          "32",      "--kv-cache-memory", "8GiB"};
     read_result r =
         read_argv(KVB__ARRAY_LEN(argv), argv, NULL, KVB_ENGINE_VLLM);
     assert_int_equal(r.st, KVB_OK);
@@ -129,17 +132,17 @@ static void test_cmdline_split(void **state)
     size_t argc = 0;
     const char *line = "vllm serve \"my model\" --max-model-len 8192 \\\n"
                        "  --served-model-name 'a b' && echo done";
-    assert_int_equal(kvb_command_split(line, buf, sizeof buf, argv, 16, &argc,
-                                       NULL),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_command_split(line, buf, sizeof buf, argv, 16, &argc, NULL),
+        KVB_OK);
     assert_int_equal(argc, 7);
     assert_string_equal(argv[2], "my model");
     assert_string_equal(argv[4], "8192");
     assert_string_equal(argv[6], "a b");
     kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(kvb_command_split("vllm 'open", buf, sizeof buf, argv, 16,
-                                       &argc, &e),
-                     KVB_EINVAL);
+    assert_int_equal(
+        kvb_command_split("vllm 'open", buf, sizeof buf, argv, 16, &argc, &e),
+        KVB_EINVAL);
     assert_int_equal(kvb_command_split(line, buf, 8, argv, 16, &argc, NULL),
                      KVB_EBUFSIZE);
 }

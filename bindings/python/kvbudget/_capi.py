@@ -330,7 +330,7 @@ class Fix(CStruct):
         ("kv_budget_bytes_per_gpu", "uint64_t"),
         ("max_kv_tokens", "uint64_t"), ("max_concurrency", "double"),
         ("max_model_len_fit", "uint64_t"), ("title", "char", 128),
-        ("note", "char", 192),
+        ("note", "char", 192), ("engine", "int32_t"),
     )
 
 

@@ -522,6 +522,7 @@ class Fix(_CMirror):
     max_model_len_fit: int = 0
     title: str = ""
     note: str = ""
+    engine: int = 0
 
     @property
     def kind_name(self) -> str:

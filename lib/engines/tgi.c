@@ -95,26 +95,37 @@ static uint64_t card_flops(const kvb_gpu *g)
         const char *name;
         uint64_t tflops;
     } cards[] = {
-        {"nvidia-4090", 82},           {"nvidia-t4", 65},
-        {"nvidia-l4", 121},            {"l4", 121},
-        {"nvidia-l40", 181},           {"l40", 181},
-        {"nvidia-l40s", 363},          {"l40s", 363},
-        {"nvidia-a10g", 125},          {"a10g", 125},
-        {"nvidia-a40", 149},           {"a40", 149},
-        {"nvidia-a100-sxm4-80gb", 312}, {"nvidia-a100-sxm4-40gb", 312},
-        {"nvidia-a100-80gb-pcie", 312}, {"nvidia-a100", 312},
-        {"a100-80gb", 312},            {"a100-40gb", 312},
-        {"nvidia-h100-80gb-hbm3", 900}, {"nvidia-h100-nvl", 900},
-        {"nvidia-h100", 900},          {"h100", 900},
-        {"h100-nvl", 900},             {"nvidia-h200", 989},
+        {"nvidia-4090", 82},
+        {"nvidia-t4", 65},
+        {"nvidia-l4", 121},
+        {"l4", 121},
+        {"nvidia-l40", 181},
+        {"l40", 181},
+        {"nvidia-l40s", 363},
+        {"l40s", 363},
+        {"nvidia-a10g", 125},
+        {"a10g", 125},
+        {"nvidia-a40", 149},
+        {"a40", 149},
+        {"nvidia-a100-sxm4-80gb", 312},
+        {"nvidia-a100-sxm4-40gb", 312},
+        {"nvidia-a100-80gb-pcie", 312},
+        {"nvidia-a100", 312},
+        {"a100-80gb", 312},
+        {"a100-40gb", 312},
+        {"nvidia-h100-80gb-hbm3", 900},
+        {"nvidia-h100-nvl", 900},
+        {"nvidia-h100", 900},
+        {"h100", 900},
+        {"h100-nvl", 900},
+        {"nvidia-h200", 989},
         {"h200", 989},
     };
     char card[64];
     size_t i = 0;
     for (; g->name[i] && i + 1 < sizeof card; i++)
-        card[i] = g->name[i] == ' '
-                      ? '-'
-                      : (char)tolower((unsigned char)g->name[i]);
+        card[i] =
+            g->name[i] == ' ' ? '-' : (char)tolower((unsigned char)g->name[i]);
     card[i] = '\0';
     for (size_t k = 0; k < KVB__ARRAY_LEN(cards); k++)
         if (!strcmp(card, cards[k].name))
@@ -134,12 +145,12 @@ static uint64_t prefill_default_v3(const kvb__engine_in *in, uint32_t shards)
     const kvb_model *m = in->model;
     uint64_t h = m->hidden_size, hd = kvb__head_dim(m);
     uint64_t heads = m->num_attention_heads, kv = m->num_key_value_heads;
-    uint64_t width = m->num_experts ? m->moe_intermediate_size *
-                                          (m->num_experts_per_tok +
-                                           m->num_shared_experts)
-                                    : m->intermediate_size;
-    uint64_t layer = 2 * heads * hd * h * 4 + 2 * kv * hd * h * 2 +
-                     2 * 3 * h * width;
+    uint64_t width = m->num_experts
+                         ? m->moe_intermediate_size *
+                               (m->num_experts_per_tok + m->num_shared_experts)
+                         : m->intermediate_size;
+    uint64_t layer =
+        2 * heads * hd * h * 4 + 2 * kv * hd * h * 2 + 2 * 3 * h * width;
     uint64_t flop = layer * m->num_hidden_layers;
     uint64_t card = card_flops(in->gpu);
     uint64_t value = 4096;
@@ -151,12 +162,12 @@ static uint64_t prefill_default_v3(const kvb__engine_in *in, uint32_t shards)
                      in->quant->method != KVB_QUANT_FP16;
     if (card && !quantized) {
         uint64_t experts = m->num_experts ? m->num_experts : 1;
-        uint64_t w = m->num_experts ? m->moe_intermediate_size
-                                    : m->intermediate_size;
+        uint64_t w =
+            m->num_experts ? m->moe_intermediate_size : m->intermediate_size;
         double avail = (double)in->gpu->total_bytes * shards *
                        in->s.gpu_memory_utilization * 0.95;
-        double model = 2.0 * ((double)((heads + 2 * kv) * hd +
-                                       heads * hd * h + 3 * w * experts * h) *
+        double model = 2.0 * ((double)((heads + 2 * kv) * hd + heads * hd * h +
+                                       3 * w * experts * h) *
                                   m->num_hidden_layers +
                               2.0 * (double)(h * m->vocab_size));
         uint64_t tok = kv * 2 * hd * 2 * m->num_hidden_layers +
@@ -312,8 +323,8 @@ static uint64_t tgi_num_blocks(const kvb__engine_in *in,
     double free_f = (double)(available - w);
     double kv;
     if (since(in, V(3, 0, 0)))
-        kv = free_f - 0.1 * in->s.gpu_memory_utilization *
-                          (double)in->gpu->total_bytes;
+        kv = free_f -
+             0.1 * in->s.gpu_memory_utilization * (double)in->gpu->total_bytes;
     else if (since(in, V(2, 3, 0)))
         kv = free_f * 0.90;
     else if (since(in, V(1, 4, 1)))
@@ -447,12 +458,12 @@ static kvb_status tgi_error_text(const kvb_plan *p, char *buf, size_t cap,
                            "You need to decrease `--max-batch-prefill-tokens`",
                            (unsigned long long)p->max_num_batched_tokens);
     case KVB_VERDICT_MAX_LEN_EXCEEDS_KV:
-        return kvb__render(buf, cap, needed, err,
-                           "Not enough memory to handle `max_total_tokens=%llu`",
-                           (unsigned long long)p->max_model_len);
+        return kvb__render(
+            buf, cap, needed, err,
+            "Not enough memory to handle `max_total_tokens=%llu`",
+            (unsigned long long)p->max_model_len);
     case KVB_VERDICT_PARALLELISM_INVALID:
-        return kvb__render(buf, cap, needed, err, "ValueError: %s",
-                           p->message);
+        return kvb__render(buf, cap, needed, err, "ValueError: %s", p->message);
     default: return kvb__render(buf, cap, needed, err, "%s", "");
     }
 }
@@ -469,8 +480,10 @@ static void tgi_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
         int32_t method;
         const char *value;
     } quant[] = {
-        {KVB_QUANT_FP8, "fp8"},        {KVB_QUANT_GPTQ_4, "gptq"},
-        {KVB_QUANT_GPTQ_8, "gptq"},    {KVB_QUANT_AWQ_4, "awq"},
+        {KVB_QUANT_FP8, "fp8"},
+        {KVB_QUANT_GPTQ_4, "gptq"},
+        {KVB_QUANT_GPTQ_8, "gptq"},
+        {KVB_QUANT_AWQ_4, "awq"},
         {KVB_QUANT_BNB_4, "bitsandbytes-nf4"},
     };
     for (size_t i = 0; i < KVB__ARRAY_LEN(quant); i++)
@@ -481,9 +494,9 @@ static void tgi_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
     kvb__arg(a, "--max-total-tokens");
     kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);
     kvb__arg(a, "--max-input-tokens");
-    kvb__arg(a, "%llu",
-             (unsigned long long)(f->max_model_len > 1 ? f->max_model_len - 1
-                                                       : 1));
+    kvb__arg(
+        a, "%llu",
+        (unsigned long long)(f->max_model_len > 1 ? f->max_model_len - 1 : 1));
     kvb__arg(a, "--cuda-memory-fraction");
     kvb__arg(a, "%.2f", f->gpu_memory_utilization);
     if (f->tensor_parallel_size > 1) {
@@ -504,8 +517,7 @@ static void tgi_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
 
 static bool tgi_detect(size_t argc, const char *const *argv, size_t *used)
 {
-    return kvb__cmd_program(argc, argv, "text-generation-launcher", NULL,
-                            used);
+    return kvb__cmd_program(argc, argv, "text-generation-launcher", NULL, used);
 }
 
 /* ATTENTION=flashinfer|flashdecoding|paged picks BLOCK_SIZE
@@ -633,8 +645,7 @@ static bool integer(const char *p, const char *end, uint64_t *out)
     return true;
 }
 
-static void failure(kvb_log_facts *f, int32_t kind, const char *line,
-                    size_t n)
+static void failure(kvb_log_facts *f, int32_t kind, const char *line, size_t n)
 {
     f->failure = kind;
     f->oom_phase = KVB_LOG_PHASE_PROFILE;
@@ -643,8 +654,7 @@ static void failure(kvb_log_facts *f, int32_t kind, const char *line,
 }
 
 /* "name: value" of the launcher's Args dump ("num_shard: Some(8)"). */
-static bool arg_u64(const char *line, size_t n, const char *key,
-                    uint64_t *out)
+static bool arg_u64(const char *line, size_t n, const char *key, uint64_t *out)
 {
     const char *p = after(line, n, key);
     if (!p)
@@ -692,8 +702,9 @@ static bool tgi_log_line(kvb_log_facts *f, const char *line, size_t n)
             set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
         }
         mine = true;
-    } else if ((p = after(line, n, "Not enough memory to handle "
-                                   "`max_total_tokens=")) &&
+    } else if ((p = after(line, n,
+                          "Not enough memory to handle "
+                          "`max_total_tokens=")) &&
                integer(p, end, &v)) {
         failure(f, KVB_LOG_MAX_LEN_EXCEEDS_KV, line, n);
         f->max_model_len = v;

@@ -325,18 +325,16 @@ static kvb_status trt_error_text(const kvb_plan *p, char *buf, size_t cap,
                 "Executor creation failed due to insufficient GPU memory. "
                 "The following component could not be created: %s. Total "
                 "GPU memory (GiB): %.2f",
-                p->verdict == KVB_VERDICT_WEIGHTS_EXCEED ? "Model"
-                                                         : "KV cache",
+                p->verdict == KVB_VERDICT_WEIGHTS_EXCEED ? "Model" : "KV cache",
                 KVB__GIB(p->gpu_total_bytes));
-        return kvb__render(buf, cap, needed, err,
-                           "[TensorRT-LLM][ERROR] CUDA runtime error: out of "
-                           "memory (%s needs %.2f GiB of a %.2f GiB GPU)",
-                           p->verdict == KVB_VERDICT_WEIGHTS_EXCEED
-                               ? "the engine"
-                               : "the runtime buffers",
-                           KVB__GIB(p->weights_bytes_per_gpu +
-                                    p->activation_bytes_per_gpu),
-                           KVB__GIB(p->gpu_total_bytes));
+        return kvb__render(
+            buf, cap, needed, err,
+            "[TensorRT-LLM][ERROR] CUDA runtime error: out of "
+            "memory (%s needs %.2f GiB of a %.2f GiB GPU)",
+            p->verdict == KVB_VERDICT_WEIGHTS_EXCEED ? "the engine"
+                                                     : "the runtime buffers",
+            KVB__GIB(p->weights_bytes_per_gpu + p->activation_bytes_per_gpu),
+            KVB__GIB(p->gpu_total_bytes));
     case KVB_VERDICT_MAX_LEN_EXCEEDS_KV:
         return kvb__render(buf, cap, needed, err,
                            "[TensorRT-LLM][WARNING] the paged KV cache holds "
@@ -344,16 +342,14 @@ static kvb_status trt_error_text(const kvb_plan *p, char *buf, size_t cap,
                            (unsigned long long)p->max_kv_tokens,
                            (unsigned long long)p->max_model_len);
     case KVB_VERDICT_PARALLELISM_INVALID:
-        return kvb__render(buf, cap, needed, err, "ValueError: %s",
-                           p->message);
+        return kvb__render(buf, cap, needed, err, "ValueError: %s", p->message);
     default: return kvb__render(buf, cap, needed, err, "%s", "");
     }
 }
 
 /* ---- fixes as trtllm-serve flags ---- */
 
-static void trt_render_args(const kvb_fix *f, const kvb_model *m,
-                            kvb__args *a)
+static void trt_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
 {
     char repo[96];
     bool have = kvb__model_repo(m->name, repo, sizeof repo);
@@ -559,8 +555,9 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
         }
         mine = true;
     }
-    if ((p = after(line, n, "calculating max tokens in paged kv cache: "
-                            "total: ")) != NULL &&
+    if ((p = after(line, n,
+                   "calculating max tokens in paged kv cache: "
+                   "total: ")) != NULL &&
         size_at(p, end, &b)) {
         f->gpu_total_bytes = b;
         set(f, KVB_LOG_BIT_GPU_TOTAL_BYTES);
@@ -635,8 +632,9 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
         mine = true;
     }
     /* the PyTorch backend's estimate (_util.py _cal_max_memory) */
-    if ((p = after(line, n, "available KV cache memory when calculating max "
-                            "tokens: ")) &&
+    if ((p = after(line, n,
+                   "available KV cache memory when calculating max "
+                   "tokens: ")) &&
         size_at(p, end, &b)) {
         f->kv_cache_bytes = (int64_t)b;
         set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
@@ -649,8 +647,9 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
         set(f, KVB_LOG_BIT_ACCOUNTING);
         mine = true;
     }
-    if (after(line, n, "Executor creation failed due to insufficient GPU "
-                       "memory")) {
+    if (after(line, n,
+              "Executor creation failed due to insufficient GPU "
+              "memory")) {
         f->failure = KVB_LOG_CUDA_OOM;
         f->oom_phase = KVB_LOG_PHASE_PROFILE;
         snprintf(f->failure_text, sizeof f->failure_text, "%.*s",

@@ -11,18 +11,18 @@
 #include <string.h>
 
 typedef struct record {
-    const char *id;       /* trtllm.jsonl id */
-    const char *model;    /* preset */
-    int32_t quant, kv;    /* quantization, KV dtype */
-    const char *gpu;      /* preset */
-    uint64_t total;       /* printed total, bytes; 0: the preset's */
-    const char *engine;   /* engine spec */
-    int32_t backend;      /* 1: TensorRT engine */
-    double fraction;      /* 0: default */
-    uint32_t tpb, mbs;    /* tokens_per_block, max_batch_size; 0: default */
-    uint64_t mnt, msl;    /* max_num_tokens, max_seq_len; 0: default */
-    uint64_t logged;      /* tokens in paged KV cache, as logged */
-    double tolerance;     /* allowed |error| */
+    const char *id;     /* trtllm.jsonl id */
+    const char *model;  /* preset */
+    int32_t quant, kv;  /* quantization, KV dtype */
+    const char *gpu;    /* preset */
+    uint64_t total;     /* printed total, bytes; 0: the preset's */
+    const char *engine; /* engine spec */
+    int32_t backend;    /* 1: TensorRT engine */
+    double fraction;    /* 0: default */
+    uint32_t tpb, mbs;  /* tokens_per_block, max_batch_size; 0: default */
+    uint64_t mnt, msl;  /* max_num_tokens, max_seq_len; 0: default */
+    uint64_t logged;    /* tokens in paged KV cache, as logged */
+    double tolerance;   /* allowed |error| */
 } record;
 
 static double plan_error(const record *r, kvb_plan *p)
@@ -37,9 +37,8 @@ static double plan_error(const record *r, kvb_plan *p)
     if (r->total)
         g.total_bytes = r->total;
     kvb_serving s = serving_default();
-    assert_int_equal(kvb_engine_parse(r->engine, &s.engine, &s.engine_version,
-                                      &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_engine_parse(r->engine, &s.engine, &s.engine_version, &e), KVB_OK);
     s.backend = r->backend;
     s.gpu_memory_utilization = r->fraction;
     s.block_size = r->tpb;
@@ -79,8 +78,7 @@ static void test_trtllm_records(void **state)
          "RTX-5090", 34187939676ull, "trtllm@0.19.0", 1, 0.9, 32, 2048, 1024,
          2048, 263008, 0.05},
         {"trtllm-log-004", "Llama-2-7B", KVB_QUANT_FP8, KVB_DTYPE_FP16,
-         "A100-80GB", 0, "trtllm@0.8.0", 1, 0, 0, 1, 4096, 4096, 132608,
-         0.05},
+         "A100-80GB", 0, "trtllm@0.8.0", 1, 0, 0, 1, 4096, 4096, 132608, 0.05},
         {"trtllm-log-003", "Llama-2-7B", KVB_QUANT_FP16, KVB_DTYPE_AUTO, "A10",
          0, "trtllm@0.5.0", 1, 0.95, 16, 25, 25600, 4096, 10718, 0.30},
     };
@@ -218,9 +216,9 @@ static void test_trtllm_cmdline(void **state)
     kvb_serving s = serving_default();
     kvb_error e = KVB_ERROR_INIT;
     assert_int_equal(KVB_COMMAND_INIT(&c), KVB_OK);
-    assert_int_equal(kvb_command_read(KVB__ARRAY_LEN(argv), argv, NULL, -1,
-                                      &c, &s, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_command_read(KVB__ARRAY_LEN(argv), argv, NULL, -1, &c, &s, &e),
+        KVB_OK);
     assert_int_equal(c.engine, KVB_ENGINE_TRTLLM);
     assert_string_equal(c.model, "Qwen/Qwen3-235B-A22B-FP8");
     assert_int_equal(s.backend, 0);
@@ -233,24 +231,24 @@ static void test_trtllm_cmdline(void **state)
     assert_non_null(strstr(c.warning, "extra.yaml"));
     assert_non_null(strstr(c.ignored, "--port"));
 
-    const char *trt[] = {"trtllm-serve", "/engines/llama-8b", "--backend",
-                         "trt", "--tokens_per_block", "64"};
+    const char *trt[] = {"trtllm-serve", "/engines/llama-8b",  "--backend",
+                         "trt",          "--tokens_per_block", "64"};
     s = serving_default();
-    assert_int_equal(kvb_command_read(KVB__ARRAY_LEN(trt), trt, NULL, -1, &c,
-                                      &s, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_command_read(KVB__ARRAY_LEN(trt), trt, NULL, -1, &c, &s, &e),
+        KVB_OK);
     assert_int_equal(s.backend, 1);
     assert_int_equal(s.block_size, 64);
     const char *bad[] = {"trtllm-serve", "m", "--backend", "onnx"};
-    assert_int_equal(kvb_command_read(KVB__ARRAY_LEN(bad), bad, NULL, -1, &c,
-                                      &s, &e),
-                     KVB_EINVAL);
-    const char *mod[] = {"python3", "-m", "tensorrt_llm.commands.serve", "m",
-                         "--pp_size", "2"};
+    assert_int_equal(
+        kvb_command_read(KVB__ARRAY_LEN(bad), bad, NULL, -1, &c, &s, &e),
+        KVB_EINVAL);
+    const char *mod[] = {"python3", "-m",        "tensorrt_llm.commands.serve",
+                         "m",       "--pp_size", "2"};
     s = serving_default();
-    assert_int_equal(kvb_command_read(KVB__ARRAY_LEN(mod), mod, NULL, -1, &c,
-                                      &s, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_command_read(KVB__ARRAY_LEN(mod), mod, NULL, -1, &c, &s, &e),
+        KVB_OK);
     assert_int_equal(s.pipeline_parallel_size, 2);
 }
 
@@ -323,9 +321,9 @@ static void test_trtllm_render(void **state)
     f.pipeline_parallel_size = 1;
     kvb_model m = preset_model("Llama-3.1-8B");
     char buf[512];
-    assert_int_equal(kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf,
-                                    sizeof buf, NULL, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf, sizeof buf, NULL, &e),
+        KVB_OK);
     assert_non_null(strstr(buf, "--max_seq_len 8192"));
     assert_non_null(strstr(buf, "--kv_cache_free_gpu_memory_fraction 0.85"));
     assert_non_null(strstr(buf, "--tp_size 2"));
@@ -338,15 +336,14 @@ static void test_trtllm_versions(void **state)
     int32_t engine;
     uint32_t version;
     kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(kvb_engine_parse("trtllm@1.0.0rc1", &engine, &version,
-                                      &e),
+    assert_int_equal(kvb_engine_parse("trtllm@1.0.0rc1", &engine, &version, &e),
                      KVB_OK);
     assert_int_equal(engine, KVB_ENGINE_TRTLLM);
     assert_int_equal(version, 10000);
     int32_t acc;
-    assert_int_equal(kvb__engine_spec("trtllm-engine@0.19", &engine, &version,
-                                      &acc, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb__engine_spec("trtllm-engine@0.19", &engine, &version, &acc, &e),
+        KVB_OK);
     assert_int_equal(acc, KVB_ACCOUNTING_TRTLLM_ENGINE);
 }
 

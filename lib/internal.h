@@ -211,7 +211,8 @@ void kvb__strlcpy(char *dst, const char *src, size_t cap);
 kvb_status kvb__render(char *buf, size_t cap, size_t *needed, kvb_error *err,
                        const char *fmt, ...) KVB__PRINTF(5, 6);
 
-/* ---- model (model.c) ---- */
+/* ---- model (model/model.c; the folder's order: model.c <- inventory.c <-
+ * quant.c <- weights.c <- kvcache.c, none calling a later one) ---- */
 
 typedef enum kvb__attn_kind {
     KVB__ATTN_FULL = 0,
@@ -238,7 +239,7 @@ kvb_status kvb__load_split(const kvb_model *model, const kvb_quant *quant,
                            uint32_t tp, uint32_t pp, kvb_model *m, kvb_quant *q,
                            kvb_error *err);
 
-/* ---- tensor inventory (inventory.c) ---- */
+/* ---- tensor inventory (model/inventory.c) ---- */
 
 /* One tensor as the inventory walk reports it; bytes come from quant.c. */
 typedef struct kvb__tdesc {
@@ -266,7 +267,7 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
 void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
                       size_t cap);
 
-/* ---- quantization (quant.c) ---- */
+/* ---- quantization (model/quant.c; the sums in model/weights.c) ---- */
 
 /* Storage chosen for one tensor under a scheme (llama.cpp mixes included). */
 typedef struct kvb__quant_ctx {
@@ -276,6 +277,9 @@ typedef struct kvb__quant_ctx {
     uint32_t attn_v_total; /* n_attention_wv */
 } kvb__quant_ctx;
 
+/* llama.cpp's use_more_bits(i_layer, n_layers): the layers a k-quant mix
+ * gives more bits (llama-quant.cpp). */
+bool kvb__use_more_bits(uint32_t i, uint32_t n);
 void kvb__quant_ctx_init(kvb__quant_ctx *qc, const kvb_model *m,
                          const kvb_quant *q);
 int32_t kvb__storage_for(kvb__quant_ctx *qc, const kvb__tdesc *t);
@@ -472,8 +476,9 @@ kvb_status kvb__validate_run(const kvb__devmem *dev, const kvb_gpu *gpu,
  * 1024, whichever is larger; 0 for n == 0. */
 uint64_t kvb__friendly_len(uint64_t n);
 
-/* ---- Readers (readers/files.c, readers/json.c, readers/config.c,
- * readers/safetensors.c, readers/st_fast.c, readers/gguf.c) ---- */
+/* ---- Readers (lib/readers/: reader.c the state they share; json.c;
+ * config.c and quant_config.c; safetensors.c, st_fast.c and st_dtypes.c;
+ * gguf.c; files.c, the front door, above them all) ---- */
 
 struct json_t; /* jansson's, kept out of this header */
 

@@ -1,5 +1,5 @@
 /*
- * plan/serving.c -- the GPU and the serving settings: defaults and validation.
+ * core/serving.c -- the GPU and the serving settings: defaults and validation.
  */
 #include "internal.h"
 

@@ -99,6 +99,21 @@ mkdir -p "$DIST"
     -sEXPORTED_FUNCTIONS=_kvb_web_run \
     -sEXPORTED_RUNTIME_METHODS=FS,ccall
 
+# ---- bench/bench_plan.c for the browser, beside the native figure (not
+# part of the page; tests/web/browser.mjs runs it) ----
+lib_objs=$(for o in $objs; do case $o in */obj/lib_*) echo "$o" ;; esac; done)
+bench_o=$OBJ/bench_bench_plan.c.o
+if [ ! -f "$bench_o" ] || [ bench/bench_plan.c -nt "$bench_o" ] ||
+   [ "$newest_header" -nt "$bench_o" ]; then
+    # shellcheck disable=SC2086
+    "$CC" $CFLAGS -DKVB_STATIC -c bench/bench_plan.c -o "$bench_o"
+fi
+# shellcheck disable=SC2086
+"$CC" -O2 $lib_objs "$bench_o" -o "$B/bench_plan.js" \
+    -sMODULARIZE=1 -sEXPORT_NAME=kvbBenchCreate -sENVIRONMENT=web \
+    -sALLOW_MEMORY_GROWTH=1 -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 \
+    -sEXPORTED_RUNTIME_METHODS=callMain
+
 # ---- the page: one script (the runtime + the API), the .wasm, and the
 # .wasm again as base64 for a page opened from file:// (where browsers
 # refuse fetch()) ----

@@ -72,8 +72,11 @@ const TYPES = { ".html": "text/html", ".js": "text/javascript",
   ".css": "text/css", ".wasm": "application/wasm", ".png": "image/png" };
 const server = createServer((req, res) => {
   const path = new URL(req.url, "http://x").pathname;
-  const file = join(dist, path === "/" ? "index.html" : path);
-  if (!file.startsWith(dist) || !existsSync(file)) {
+  // /bench/: the WebAssembly build of bench/bench_plan.c, beside dist/.
+  const root = path.startsWith("/bench/") ? resolve(dist, "..") : dist;
+  const file = join(root, path === "/" ? "index.html" :
+    path.replace(/^\/bench\//, "/"));
+  if (!file.startsWith(root) || !existsSync(file)) {
     res.writeHead(404);
     res.end();
     return;
@@ -194,6 +197,22 @@ try {
     }
   }
 
+  // The page's own file picker: the plan it renders is the command's.
+  if (args.gguf) {
+    const picker = await page.$("#file");
+    await page.evaluate(() => { document.body.dataset.state = ""; });
+    await picker.uploadFile(resolve(args.gguf));
+    await page.waitForFunction(() => document.body.dataset.state, { timeout: 30000 });
+    const o = await page.evaluate(() => {
+      const q = Object.fromEntries(new URLSearchParams(location.search));
+      return { text: document.getElementById("verdict").textContent, q };
+    });
+    delete o.q.model;
+    const theirs = cliJSON(argvOf("plan", { model: resolve(args.gguf), ...o.q }));
+    check(o.text.includes(theirs.message), "a GGUF picked in the page renders the command's plan",
+      o.text + "\n" + theirs.message);
+  }
+
   // ---- 4. a URL with a query renders its plan ----
   const q = { model: "Qwen3-8B", gpu: "L4", max_model_len: 16384, quant: "fp8" };
   if (!presets.models.some((m) => m.name === q.model)) q.model = presets.models[0].name;
@@ -218,7 +237,7 @@ try {
   await urlPage.goto(origin + "/?" + new URLSearchParams({ model: "Llama-3.1-70B",
     quant: "awq-4", gpu: "A10G", gpus: 4, tensor_parallel_size: 4, max_model_len: 32768 }));
   await urlPage.waitForFunction(() => document.body.dataset.state === "ready");
-  await urlPage.screenshot({ path: join(out, "web.png"), fullPage: false });
+  await urlPage.screenshot({ path: join(out, "web.png"), fullPage: true });
   await urlPage.setViewport({ width: 390, height: 844, deviceScaleFactor: 2, isMobile: true });
   await urlPage.reload();
   await urlPage.waitForFunction(() => document.body.dataset.state === "ready");
@@ -228,7 +247,7 @@ try {
   check(!overflow, "no horizontal scrolling at a phone's width (390 px)");
 
   // ---- 6. offline once loaded (the service worker) ----
-  await page.reload();
+  await page.goto(origin + "/");
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.setOfflineMode(true);
   await page.reload();
@@ -253,6 +272,38 @@ try {
   }, n);
   console.log(`bench web.plan_json ${n} ${(t * 1e6).toFixed(0)} ${(1000 / t).toFixed(0)}`);
   check(t < 1, `kvbudget.plan() takes ${(t * 1000).toFixed(0)} us in the page (< 1 ms)`);
+
+  // bench/bench_plan.c itself, native and in the page, same arguments.
+  const benchArgs = ["--reps", "3", "--sample", String(args["bench-sample"] || 20000)];
+  if (existsSync(join(dist, "..", "bench_plan.js")) && args["bench-native"] &&
+      existsSync(args["bench-native"])) {
+    const wasm = await page.evaluate(async (argv) => {
+      await new Promise((ok, bad) => {
+        const s = document.createElement("script");
+        s.src = "/bench/bench_plan.js";
+        s.onload = ok;
+        s.onerror = bad;
+        document.head.appendChild(s);
+      });
+      const lines = [];
+      const m = await kvbBenchCreate({ print: (l) => lines.push(l),
+        printErr: (l) => lines.push(l), locateFile: (p) => "/bench/" + p });
+      m.callMain(argv);
+      return lines;
+    }, benchArgs);
+    const native = execFileSync(args["bench-native"], benchArgs,
+      { encoding: "utf8" }).trim().split("\n");
+    const pick = (ls, c) => ls.find((l) => l.startsWith("bench " + c));
+    for (const c of ["plan.compute", "plan.batch"]) {
+      const w = pick(wasm, c), n = pick(native, c);
+      console.log("native " + n);
+      console.log("wasm   " + w);
+      if (w && n)
+        console.log(`ratio ${c} wasm/native ${(Number(w.split(" ")[3]) /
+          Number(n.split(" ")[3])).toFixed(2)}x`);
+    }
+    check(!!pick(wasm, "plan.compute"), "bench_plan runs in the page");
+  }
 } catch (e) {
   check(false, "the browser session", e.stack || String(e));
 } finally {

@@ -3,7 +3,8 @@
 # web.browser): build the page with web/build.sh into BUILD/web, then
 # drive it in headless Chromium (tests/web/browser.mjs) against the
 # kvbudget command CLI.  Exits 77 (ctest: skipped) with a SKIPPED line
-# when emcc, chromium or node is absent.
+# when emcc, chromium or node is absent.  KVB_WEB_SHOTS=DIR puts the
+# screenshots there (make web-screenshot: docs/).
 set -eu
 src=$1 build=$2 cli=$3 gguf_writer=${4:-}
 
@@ -47,4 +48,5 @@ fi
 cd "$src"
 exec node tests/web/browser.mjs --dist "$dist" --cli "$cli" \
     --gguf "$gguf" --config tests/data/configs/llama-3.1-8b-instruct.json \
-    --out "$build/web"
+    --out "${KVB_WEB_SHOTS:-$build/web}" \
+    --bench-native "$(dirname "${gguf_writer:-/nonexistent/x}")/bench_plan"

@@ -160,10 +160,25 @@
     var MAX_PREFIX = 320 << 20;   /* above every reader's header limit */
     var uploads = 0;
 
+    /* The bytes read of each file, kept while the File lives: the page
+     * plans one file many times (the curve), and reads it once. */
+    var prefixes = typeof WeakMap === "function" ? new WeakMap() : null;
+    function readPrefix(file, prefix) {
+        var hit = prefixes && prefixes.get(file);
+        if (hit && hit.byteLength >= prefix)
+            return Promise.resolve(hit.byteLength === prefix ? hit :
+                                   hit.slice(0, prefix));
+        return file.slice(0, prefix).arrayBuffer().then(function (buf) {
+            if (prefixes)
+                prefixes.set(file, buf);
+            return buf;
+        });
+    }
+
     function stageFile(dir, file, prefix, wanted) {
         var FS = core.FS;
         var path = dir + "/" + (file.name || "model").replace(/\//g, "_");
-        return file.slice(0, prefix).arrayBuffer().then(function (buf) {
+        return readPrefix(file, prefix).then(function (buf) {
             FS.writeFile(path, new Uint8Array(buf));
             var node = FS.lookupPath(path).node;
             var size = file.size;

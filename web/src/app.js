@@ -83,6 +83,8 @@
         var init = Object.keys(given).length ? given : DEFAULTS;
         if (init !== DEFAULTS && !("gpu" in init) && !("instance" in init))
             init.gpu = "";
+        if (!("model" in init))
+            init.model = DEFAULTS.model; /* a link made with a dropped file */
         FIELDS.forEach(function (k) {
             var f = $(k);
             var v = k in init ? init[k] : (k === "gpus" ? "1" : "");
@@ -222,14 +224,25 @@
     /* ---- the concurrency curve: this GPU and its neighbours by
      * memory, max-model-len in powers of two ---- */
 
+    /* The chosen GPU and up to two smaller and two larger ones, each of
+     * a distinct memory size (GPUs of the same size draw the same line). */
     function neighbours(name) {
         var g = presets.gpus.slice().sort(function (a, b) {
             return a.total_bytes - b.total_bytes;
         });
-        var i = g.findIndex(function (x) { return x.name === name; });
-        if (i < 0)
+        var me = g.find(function (x) { return x.name === name; });
+        if (!me)
             return [name];
-        return g.slice(Math.max(0, i - 2), i + 3).map(function (x) {
+        var gib0 = function (x) { return Math.round(x.total_bytes / GIB); };
+        var seen = {};
+        var distinct = g.filter(function (x) {
+            if (x !== me && (gib0(x) === gib0(me) || seen[gib0(x)]))
+                return false;
+            seen[gib0(x)] = true;
+            return true;
+        });
+        var i = distinct.indexOf(me);
+        return distinct.slice(Math.max(0, i - 2), i + 3).map(function (x) {
             return x.name;
         });
     }

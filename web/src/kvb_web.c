@@ -29,8 +29,9 @@ EMSCRIPTEN_KEEPALIVE int kvb_web_run(const char *argv_json)
     char *argv[WEB_MAX_ARGS + 2];
     int argc = 0, status = 2;
     if (!json_is_array(a) || json_array_size(a) > WEB_MAX_ARGS) {
-        fprintf(stderr, "kvbudget: the arguments are not an array of at most "
-                        "%d strings\n",
+        fprintf(stderr,
+                "kvbudget: the arguments are not an array of at most "
+                "%d strings\n",
                 WEB_MAX_ARGS);
         goto out;
     }

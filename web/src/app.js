@@ -448,10 +448,10 @@
         files = list && list.length ? Array.prototype.slice.call(list) : null;
         var names = files ? files.map(function (f) { return f.name; }) : [];
         $("drop-text").textContent = files ?
-            "Reading " + names.join(", ") + " (press Delete to go back to " +
-            "the preset)" :
+            "Reading " + names.join(", ") + ", headers only" :
             "or drop a GGUF, safetensors, index or config.json here";
         $("model").disabled = !!files;
+        $("clear-file").hidden = !files;
         $("drop").classList.toggle("has-file", !!files);
         update();
     }
@@ -500,14 +500,10 @@
             drop.classList.remove("over");
             setFiles(e.dataTransfer.files);
         });
-        drop.addEventListener("keydown", function (e) {
-            if (e.key === "Enter" || e.key === " ") {
-                e.preventDefault();
-                $("file").click();
-            } else if ((e.key === "Delete" || e.key === "Backspace") && files) {
-                $("file").value = "";
-                setFiles(null);
-            }
+        $("clear-file").addEventListener("click", function () {
+            $("file").value = "";
+            setFiles(null);
+            $("model").focus();
         });
         $("share").addEventListener("click", function () {
             writeURL();

@@ -382,9 +382,16 @@ static int parse_flag(const char *cmd, int argc, char **argv, int *i,
     size_t len = eq ? (size_t)(eq - a) : strlen(a);
     const flag *f = find_flag(a, len);
     if (!f) {
-        cli_error(cmd, "unknown flag %.*s; see `kvbudget %s --help`", (int)len,
-                  a, cmd);
-        return CLI_EXIT_USAGE;
+        /* an engine's own flag: kept with the word after it (its value,
+         * unless that is a flag too) for kvb_command_read */
+        if (o->nengine_words + 2 > CLI_MAX_ENGINE_WORDS) {
+            cli_error(cmd, "too many engine flags (at %s)", a);
+            return CLI_EXIT_USAGE;
+        }
+        o->engine_words[o->nengine_words++] = a;
+        if (!eq && *i + 1 < argc && argv[*i + 1][0] != '-')
+            o->engine_words[o->nengine_words++] = argv[++*i];
+        return 0;
     }
     if (!takes_value(f)) {
         if (eq) {
@@ -423,7 +430,14 @@ int cli_parse(const char *cmd, int argc, char **argv, cli_opts *o)
         const char *a = argv[i];
         if (!rest && !strcmp(a, "--")) {
             rest = true;
-        } else if (!rest && a[0] == '-' && a[1]) {
+        } else if (rest) {
+            if (o->ncommand == CLI_MAX_ENGINE_WORDS) {
+                cli_error(cmd, "the command after -- has more than %d words",
+                          CLI_MAX_ENGINE_WORDS);
+                return CLI_EXIT_USAGE;
+            }
+            o->command[o->ncommand++] = a;
+        } else if (a[0] == '-' && a[1]) {
             int rc = parse_flag(cmd, argc, argv, &i, o);
             if (rc)
                 return rc;
@@ -447,6 +461,7 @@ void cli_inputs_init(cli_inputs *in)
     st |= KVB_GPU_INIT(&in->gpu);
     st |= KVB_SERVING_INIT(&in->serving);
     st |= KVB_READ_INFO_INIT(&in->read);
+    st |= KVB_COMMAND_INIT(&in->command);
     (void)st; /* our own sizeof: these cannot fail */
 }
 
@@ -655,14 +670,39 @@ static int apply_gpu(const cli_opts *o, cli_inputs *in)
     return 0;
 }
 
+/* The engine's command line after `--`, then the engine's own flags
+ * given to kvbudget, through the engine's flag table. */
+static int apply_engine_words(const cli_opts *o, cli_inputs *in)
+{
+    kvb_error e = KVB_ERROR_INIT;
+    if (o->ncommand) {
+        if (kvb_command_read((size_t)o->ncommand, o->command, NULL, -1,
+                             &in->command, &in->serving, &e))
+            return cli_lib_error(o->cmd, &e);
+        in->have_command = true;
+    }
+    if (o->nengine_words) {
+        kvb_command words;
+        if (KVB_COMMAND_INIT(&words))
+            return CLI_EXIT_USAGE;
+        if (kvb_command_read((size_t)o->nengine_words, o->engine_words, NULL,
+                             in->serving.engine, &words, &in->serving, &e)) {
+            /* neither kvbudget's flag nor the engine's */
+            const char *m = e.message;
+            if (!strncmp(m, "command: ", 9))
+                m += 9;
+            cli_error(o->cmd, "%s; see `kvbudget %s --help`", m, o->cmd);
+            return CLI_EXIT_USAGE;
+        }
+        if (!in->have_command)
+            in->command = words;
+        in->have_command = true;
+    }
+    return 0;
+}
+
 static int apply_serving(const cli_opts *o, cli_inputs *in)
 {
-    if (o->engine) {
-        kvb_error e = KVB_ERROR_INIT;
-        if (kvb_engine_parse(o->engine, &in->serving.engine,
-                             &in->serving.engine_version, &e))
-            return cli_lib_error(o->cmd, &e);
-    }
     for (size_t i = 0; i < N_FLAGS; i++) {
         const flag *f = &flags[i];
         bool serving = f->kind == K_SERV_U || f->kind == K_SERV_D ||
@@ -674,9 +714,37 @@ static int apply_serving(const cli_opts *o, cli_inputs *in)
     return 0;
 }
 
+/* What the engine's command line names fills what kvbudget's own flags
+ * leave unset (kvbudget's flags win). */
+static void from_command(const cli_inputs *in, cli_opts *eff)
+{
+    const kvb_command *c = &in->command;
+    if (!in->have_command)
+        return;
+    if (!eff->model && c->model[0])
+        eff->model = c->model;
+    if (!eff->quant && c->quantization[0])
+        eff->quant = c->quantization;
+    if (!eff->dtype && c->dtype[0])
+        eff->dtype = c->dtype;
+    if (!eff->kv_cache_dtype && c->kv_cache_dtype[0])
+        eff->kv_cache_dtype = c->kv_cache_dtype;
+}
+
 int cli_inputs_apply(const cli_opts *o, cli_inputs *in)
 {
-    int rc = apply_model(o, in);
+    if (o->engine) {
+        kvb_error e = KVB_ERROR_INIT;
+        if (kvb_serving_engine_set(&in->serving, o->engine, &e))
+            return cli_lib_error(o->cmd, &e);
+    }
+    int rc = apply_engine_words(o, in);
+    if (rc)
+        return rc;
+    cli_opts eff = *o;
+    from_command(in, &eff);
+    o = &eff;
+    rc = apply_model(o, in);
     if (!rc)
         rc = apply_quant(o, in);
     if (!rc)

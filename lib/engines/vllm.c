@@ -1135,10 +1135,33 @@ static bool vllm_hybrid(const kvb__engine_in *in)
     return !line_v0(in) && !in->s.disable_hybrid_kv_cache;
 }
 
-/* The start-up free-memory check is V1's (v1/worker/gpu_worker.py). */
+/* The start-up free-memory check ("Free memory on device ... is less
+ * than desired GPU memory utilization") exists from 0.9.1 (PR #18974 in
+ * v1/worker/gpu_worker.py); earlier releases start and fail later, if
+ * at all. */
 static bool vllm_startup_check(const kvb__engine_in *in)
 {
-    return !line_v0(in);
+    return !line_v0(in) && (in->version == 0 || in->version >= 901);
+}
+
+/* CUDA graphs are captured after the profile run's activations were
+ * freed: vLLM empties the cache after profiling (memory_profiling from
+ * 0.6.5; the worker's empty_cache in 0.3.1-0.6.3), so the room the
+ * graphs find outside the budget is (total - usable) + activation peak -
+ * context, not (total - usable) - context. */
+static void vllm_finish(const kvb__engine_in *in, kvb_plan *p,
+                        const kvb__stage_result *r)
+{
+    (void)r;
+    if (in->version != 0 && in->version < 301)
+        return;
+    if (p->cudagraph_in_budget)
+        return;
+    uint64_t left = p->gpu_total_bytes - p->usable_bytes_per_gpu +
+                    p->activation_bytes_per_gpu;
+    uint64_t outside =
+        p->cuda_context_bytes_per_gpu + p->cudagraph_bytes_per_gpu;
+    p->headroom_bytes_per_gpu = left > outside ? left - outside : 0;
 }
 
 /* V0 compares max_model_len with block_size x blocks per stage
@@ -1276,6 +1299,7 @@ const kvb__engine kvb__engine_vllm = {
     .report = kvb__vllm_report,
     .fit_len = kvb__vllm_fit_len,
     .startup_check = vllm_startup_check,
+    .finish = vllm_finish,
     .len_fails = vllm_len_fails,
     .error_text = kvb__vllm_error_text,
     .render_args = vllm_render_args,

@@ -577,6 +577,8 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
      _status, _check),
     ("kvb_engine_name", [c_int], _str, _string),
     ("kvb_accounting_name", [c_int], _str, _string),
+    ("kvb_serving_engine_set", [_P(Serving), _str, _P(Error)], _status,
+     _check),
     # Engine command lines
     ("kvb_command_init", [_P(Command), c_size_t], _status, _check_init),
     ("kvb_command_read",

@@ -352,6 +352,9 @@ typedef struct kvb__engine_in {
 } kvb__engine_in;
 
 int32_t kvb__vllm_accounting(uint32_t version);
+/* KVB_ERANGE unless vLLM `version` (0 = newest) accepts this block size. */
+kvb_status kvb__vllm_block_size_check(uint32_t version, uint32_t block_size,
+                                      kvb_error *err);
 /* Fill every engine-default field of in->s (utilization, batch limits...). */
 void kvb__vllm_defaults(kvb__engine_in *in);
 uint64_t kvb__vllm_requested_bytes(const kvb__engine_in *in);

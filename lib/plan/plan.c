@@ -422,13 +422,17 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
            (with_message ? sizeof *p : offsetof(kvb_plan, message) + 1) -
                sizeof p->struct_size);
     in->version = in->s.engine_version;
+    kvb_status st =
+        kvb__vllm_block_size_check(in->version, in->s.block_size, err);
+    if (st)
+        return st;
     in->accounting = kvb__vllm_accounting(in->version);
     in->inventory_bytes = 0;
     if (!(in->gpu_names & KVB__GPU_NAMES_KNOWN))
         in->gpu_names = kvb__vllm_gpu_names(in->gpu);
     kvb__vllm_defaults(in);
     plan_settings(in, p);
-    kvb_status st = plan_model(in, cache, p, err);
+    st = plan_model(in, cache, p, err);
     if (st)
         return st;
     p->usable_bytes_per_gpu = kvb__vllm_requested_bytes(in);

@@ -26,9 +26,9 @@
 #endif
 #endif
 
-#define KVB_MEM_FACTOR 3u         /* peak <= 3 x input + slack */
-#define KVB_MEM_SLACK (48u << 20) /* the largest tree a cap lets through */
-#define INPUT_BYTES ((size_t)12 << 20)
+#define KVB_MEM_FACTOR 3u          /* peak <= 3 x input + slack */
+#define KVB_MEM_SLACK  (48u << 20) /* the largest tree a cap lets through */
+#define INPUT_BYTES    ((size_t)12 << 20)
 
 /* Resident bytes now (statm) and the peak so far (VmHWM). */
 static size_t rss_now(void)
@@ -72,8 +72,7 @@ static char *make(const char *head, const char *unit, bool sep,
     size_t n = 0;
     memcpy(b, head, hn);
     n = hn;
-    for (size_t i = 0; reps ? i < reps : n + un + 1 + tn < INPUT_BYTES;
-         i++) {
+    for (size_t i = 0; reps ? i < reps : n + un + 1 + tn < INPUT_BYTES; i++) {
         if (sep && i)
             b[n++] = ',';
         memcpy(b + n, unit, un);
@@ -117,8 +116,7 @@ static int parse(reader which, const char *buf, size_t len)
     }
 }
 
-static size_t peak_mib(reader which, const char *buf, size_t len,
-                       int *status)
+static size_t peak_mib(reader which, const char *buf, size_t len, int *status)
 {
     pid_t pid = fork();
     assert_true(pid >= 0);
@@ -230,13 +228,13 @@ static void test_read_memory_gguf(void **state)
     char *b = calloc(1, len);
     assert_non_null(b);
     memcpy(b, "GGUF", 4);
-    b[4] = 3;               /* version */
-    put64(b + 8, 0);        /* tensors */
-    put64(b + 16, 1);       /* metadata pairs */
+    b[4] = 3;         /* version */
+    put64(b + 8, 0);  /* tensors */
+    put64(b + 16, 1); /* metadata pairs */
     put64(b + 24, kn);
     memcpy(b + 32, key, kn);
-    b[32 + kn] = 9;         /* array */
-    b[32 + kn + 4] = 8;     /* of strings */
+    b[32 + kn] = 9;     /* array */
+    b[32 + kn + 4] = 8; /* of strings */
     put64(b + 32 + kn + 8, count);
     check("GGUF, array of empty strings", GGUF, b, len);
 }

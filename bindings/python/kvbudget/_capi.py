@@ -733,13 +733,15 @@ def _int_check(c_type: str, bits: int, signed: bool) -> Callable[[Any], None]:
     return check
 
 
-def _text_check(value: Any) -> None:
-    if value is None:
-        return
-    if not isinstance(value, (bytes, bytearray)):
+def _buffer_check(value: Any) -> None:
+    if value is not None and not isinstance(value, (bytes, bytearray)):
         raise TypeError(f"a C string argument must be bytes, not "
                         f"{type(value).__name__}")
-    if b"\0" in value:
+
+
+def _text_check(value: Any) -> None:
+    _buffer_check(value)
+    if value is not None and b"\0" in value:
         raise ValueError("embedded null byte")
 
 
@@ -791,8 +793,11 @@ def _register(lib: ctypes.CDLL, path: str) -> None:
         func.restype = restype
         if errcheck is not None:
             func.errcheck = errcheck
-        checks = [(i, _CHECKS[t]) for i, t in enumerate(argtypes)
-                  if t in _CHECKS]
+        # a char * followed by a size_t is a buffer: NUL bytes are data
+        checks = [(i, _buffer_check
+                   if t is c_char_p and argtypes[i + 1:i + 2] == [c_size_t]
+                   else _CHECKS[t])
+                  for i, t in enumerate(argtypes) if t in _CHECKS]
         if checks:
             setattr(lib, name, _Guarded(func, checks))
 

@@ -109,6 +109,13 @@ typedef struct cli_style {
 } cli_style;
 
 void cli_style_init(cli_style *s);
+/* Text read from a file or a log, made safe for a terminal: C0 controls
+ * (but tab, and newline when keep_newlines), DEL and C1 controls become
+ * \xNN / \u00NN, so a name cannot move the cursor, retitle the window
+ * (OSC) or forge a line.  Writes at most cap bytes; returns out. */
+char *cli_escape(const char *s, char *out, size_t cap, bool keep_newlines);
+/* cli_escape in place, within a buffer of cap bytes (truncates). */
+void cli_scrub(char *s, size_t cap);
 /* "kvbudget plan: <message>" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

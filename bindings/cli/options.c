@@ -172,6 +172,23 @@ static int check_bounds(const char *cmd, const flag *f, const char *text,
     return CLI_EXIT_USAGE;
 }
 
+/* Length of the decimal number at the start of text: digits, then
+ * optionally '.' and digits; 0 if text does not start with a digit.  One
+ * syntax for every number the command reads (no sign, exponent, hex,
+ * inf or nan: strtod would take "0x18" and "0x1p-1"). */
+static size_t decimal_len(const char *text)
+{
+    size_t n = 0;
+    while (isdigit((unsigned char)text[n]))
+        n++;
+    if (n && text[n] == '.' && isdigit((unsigned char)text[n + 1])) {
+        n++;
+        while (isdigit((unsigned char)text[n]))
+            n++;
+    }
+    return n;
+}
+
 /* An unsigned count, with vLLM's suffixes: k = 1000, K = 1024, m, M. */
 static int parse_count(const char *cmd, const char *name, const char *text,
                        uint64_t *out)
@@ -204,17 +221,14 @@ static int parse_count(const char *cmd, const char *name, const char *text,
 static int parse_real(const char *cmd, const char *name, const char *text,
                       double *out)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (!*text || *end)
-        return bad(cmd, name, text, "is not a number");
-    if (isnan(v))
-        return bad(cmd, name, text, "is not a number (NaN)");
-    if (isinf(v))
-        return bad(cmd, name, text, "is infinite");
-    if (v < 0 || (v == 0 && *text == '-'))
+    if (*text == '-')
         return bad(cmd, name, text, "must not be negative");
-    *out = v;
+    size_t n = decimal_len(text);
+    if (!n || text[n])
+        return bad(cmd, name, text,
+                   "is not a decimal number; allowed: digits with an "
+                   "optional fraction, such as 0.9");
+    *out = strtod(text, NULL);
     return 0;
 }
 
@@ -241,19 +255,18 @@ static int parse_size(const char *cmd, const char *name, const char *text,
 {
     if (*text == '-')
         return bad(cmd, name, text, "must not be negative");
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || !isdigit((unsigned char)*text))
+    size_t n = decimal_len(text);
+    if (!n)
         return bad(cmd, name, text,
-                   "is not a size; allowed: bytes or a number with a unit "
-                   "(24GiB, 80GB, 1.5TiB)");
-    if (isnan(v) || isinf(v))
-        return bad(cmd, name, text, "is not a finite size");
-    double mult = size_unit(end);
+                   "is not a size; allowed: bytes or a decimal number with "
+                   "a unit (24GiB, 80GB, 1.5TiB)");
+    double v = strtod(text, NULL);
+    double mult = size_unit(text + n);
     if (mult == 0)
         return bad(cmd, name, text,
-                   "has an unknown unit; allowed: B, KiB, MiB, GiB, TiB, "
-                   "KB, MB, GB, TB (K, M, G, T mean KiB ... TiB)");
+                   "has an unknown unit; allowed: a decimal number and B, "
+                   "KiB, MiB, GiB, TiB, KB, MB, GB, TB (K, M, G, T mean "
+                   "KiB ... TiB)");
     double bytes = v * mult;
     if (bytes >= 18446744073709551615.0)
         return bad(cmd, name, text, "is too large");
@@ -291,6 +304,11 @@ static int set_unsigned(const char *cmd, const flag *f, const char *text,
     uint64_t v;
     int rc = f->kind == K_SERV_SIZE ? parse_size(cmd, f->name, text, &v)
                                     : parse_count(cmd, f->name, text, &v);
+    if (!rc && v == 0 && f->kind == K_SERV_U &&
+        f->offset == offsetof(kvb_serving, max_model_len))
+        rc = bad(cmd, f->name, text,
+                 "is out of range; allowed: 1 or more; omit the flag for "
+                 "the default (the model's max_position_embeddings)");
     if (!rc)
         rc = check_bounds(cmd, f, text, (double)v);
     if (!rc && f->size == sizeof(uint32_t) && v > UINT32_MAX)
@@ -327,8 +345,13 @@ static int set_value(const char *cmd, const flag *f, const char *text,
     case K_SERV_SIZE:
         return set_unsigned(cmd, f, text, &o->serving_flags, o->serving_set);
     case K_SERV_D:
-        if ((rc = parse_real(cmd, f->name, text, &d)) ||
-            (rc = check_bounds(cmd, f, text, d)))
+        if ((rc = parse_real(cmd, f->name, text, &d)))
+            return rc;
+        if (d == 0) /* the library's 0 means "the engine's default" */
+            return bad(cmd, f->name, text,
+                       "is out of range; allowed: (0, 1], above 0 and at "
+                       "most 1; omit the flag for the engine's default");
+        if ((rc = check_bounds(cmd, f, text, d)))
             return rc;
         o->serving_flags.gpu_memory_utilization = d;
         o->serving_set[f->index] = true;
@@ -485,6 +508,13 @@ static int model_from_file(const cli_opts *o, cli_inputs *in)
             cli_error(o->cmd, "--model %s: %s", o->model, e.message);
         return CLI_EXIT_USAGE;
     }
+    /* names and warnings come from the file: nothing in them may reach a
+     * terminal raw (JSON escapes them anyway) */
+    cli_scrub(in->model.name, sizeof in->model.name);
+    cli_scrub(in->read.warning, sizeof in->read.warning);
+    if (!o->json && in->read.warning[0]) /* --json: under "warnings" */
+        fprintf(stderr, "kvbudget %s: warning%s: %s\n", o->cmd,
+                in->read.warning_count > 1 ? "s" : "", in->read.warning);
     if (in->read.weights_bytes)
         in->serving.weights_bytes = in->read.weights_bytes;
     in->from_file = true;

@@ -30,14 +30,62 @@ void cli_style_init(cli_style *s)
     s->reset = s->on ? "\033[0m" : "";
 }
 
+/* ---- text from files and logs ---- */
+
+char *cli_escape(const char *s, char *out, size_t cap, bool keep_newlines)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    if (!cap)
+        return out;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char e[8];
+        size_t k = 0;
+        if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { /* C1 as UTF-8 */
+            memcpy(e, "\\u00", 4);
+            e[4] = hex[p[1] >> 4];
+            e[5] = hex[p[1] & 15];
+            k = 6;
+            p++;
+        } else if ((*p < 0x20 && !(keep_newlines && *p == '\n') &&
+                    *p != '\t') ||
+                   *p == 0x7F) {
+            e[0] = '\\';
+            e[1] = 'x';
+            e[2] = hex[*p >> 4];
+            e[3] = hex[*p & 15];
+            k = 4;
+        } else {
+            e[0] = (char)*p;
+            k = 1;
+        }
+        if (n + k >= cap)
+            break;
+        memcpy(out + n, e, k);
+        n += k;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+void cli_scrub(char *s, size_t cap)
+{
+    char tmp[1024];
+    if (cap > sizeof tmp)
+        cap = sizeof tmp;
+    cli_escape(s, tmp, cap, false);
+    memcpy(s, tmp, strlen(tmp) + 1);
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
+    char text[2048], safe[4096];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "kvbudget %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "kvbudget %s: %s\n", cmd,
+            cli_escape(text, safe, sizeof safe, false));
 }
 
 int cli_lib_error(const char *cmd, const kvb_error *e)

@@ -138,8 +138,7 @@ static void test_tgi_warmup_math(void **state)
     assert_int_equal(kvb__engine_tgi.num_blocks(&in, &ks, avail), 1);
     uint64_t tenth = (uint64_t)(0.1 * (double)(100 * GIB));
     assert_int_equal(
-        kvb__engine_tgi.num_blocks(&in, &ks, avail + tenth + 4096 * 10),
-        1011);
+        kvb__engine_tgi.num_blocks(&in, &ks, avail + tenth + 4096 * 10), 1011);
     /* no room for the warm-up batch itself */
     assert_int_equal(kvb__engine_tgi.num_blocks(&in, &ks, 100), 0);
 }
@@ -193,8 +192,8 @@ static void test_tgi_verdicts(void **state)
     kvb_error e = KVB_ERROR_INIT;
     assert_int_equal(kvb_plan_engine_error(&p, buf, sizeof buf, NULL, &e),
                      KVB_OK);
-    assert_string_equal(buf,
-                        "Not enough memory to handle `max_total_tokens=100000`");
+    assert_string_equal(
+        buf, "Not enough memory to handle `max_total_tokens=100000`");
     s.max_model_len = 0;
     s.max_num_batched_tokens = 200000;
     s.max_input_tokens = 100000;
@@ -221,9 +220,15 @@ static void test_tgi_verdicts(void **state)
 static void test_tgi_cmdline(void **state)
 {
     (void)state;
-    const char *a[] = {"text-generation-launcher", "--model-id",
-                       "TheBloke/Llama-2-70B-chat-GPTQ", "--port", "8080",
-                       "--num-shard", "4", "--quantize", "gptq"};
+    const char *a[] = {"text-generation-launcher",
+                       "--model-id",
+                       "TheBloke/Llama-2-70B-chat-GPTQ",
+                       "--port",
+                       "8080",
+                       "--num-shard",
+                       "4",
+                       "--quantize",
+                       "gptq"};
     kvb_command c;
     kvb_serving s = serving_default();
     kvb_error e = KVB_ERROR_INIT;
@@ -352,9 +357,9 @@ static void test_tgi_render(void **state)
     f.quant_method = KVB_QUANT_AWQ_4;
     kvb_model m = preset_model("Llama-3.1-8B");
     char buf[512];
-    assert_int_equal(kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf,
-                                    sizeof buf, NULL, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf, sizeof buf, NULL, &e),
+        KVB_OK);
     assert_non_null(strstr(buf, "--model-id "));
     assert_non_null(strstr(buf, "--quantize awq"));
     assert_non_null(strstr(buf, "--max-total-tokens 8192"));
@@ -367,6 +372,5 @@ KVB_TESTS(cmocka_unit_test(test_tgi_records),
           cmocka_unit_test(test_tgi_warmup_math),
           cmocka_unit_test(test_tgi_defaults),
           cmocka_unit_test(test_tgi_verdicts),
-          cmocka_unit_test(test_tgi_cmdline),
-          cmocka_unit_test(test_tgi_log),
+          cmocka_unit_test(test_tgi_cmdline), cmocka_unit_test(test_tgi_log),
           cmocka_unit_test(test_tgi_render));

@@ -668,23 +668,55 @@ static kvb_status list_safetensors(hub *h, shards *s)
     return KVB_OK;
 }
 
+/* NVIDIA ModelOpt checkpoints state their quantization in
+ * hf_quant_config.json, not in config.json: FP8 weights map to
+ * KVB_QUANT_FP8; other algorithms are named in a warning (the exact
+ * bytes come from the headers either way). */
+static void modelopt_quant(hub *h, const kvb__http_get *g)
+{
+    kvb__reader *r = h->r;
+    if (r->info.fields_from_file & ((uint64_t)1 << KVB_READ_FIELD_QUANT_METHOD))
+        return;
+    json_t *root = json_loadb((const char *)g->body, g->len, 0, NULL);
+    const char *algo = json_string_value(
+        json_object_get(json_object_get(root, "quantization"), "quant_algo"));
+    if (algo && !strcmp(algo, "FP8")) {
+        r->quant.method = KVB_QUANT_FP8;
+        kvb__read_mark(r, KVB_READ_FIELD_QUANT_METHOD, -1, -1, -1);
+    } else if (algo) {
+        kvb__read_warn(r,
+                       "hf_quant_config.json: quant_algo %.40s is not "
+                       "modelled; the exact bytes are the headers'",
+                       algo);
+    }
+    json_decref(root);
+}
+
 static kvb_status read_safetensors(hub *h)
 {
     kvb__reader *r = h->r;
     bool index = has_file(h, "model.safetensors.index.json");
-    kvb__http_get *g = calloc(2, sizeof *g);
+    bool modelopt = has_file(h, "hf_quant_config.json");
+    kvb__http_get *g = calloc(3, sizeof *g);
     if (!g)
         return kvb__fail(h->err, KVB_ENOMEM, "hub", "out of memory");
-    const char *files[2] = {"config.json", "model.safetensors.index.json"};
+    /* config.json, then the index and hf_quant_config.json when listed,
+     * all at once */
+    const char *files[3] = {"config.json", NULL, NULL};
+    size_t n = 1, at_modelopt = 0;
+    if (index) /* files[1] */
+        files[n++] = "model.safetensors.index.json";
+    if (modelopt)
+        files[at_modelopt = n++] = "hf_quant_config.json";
     kvb_status st = KVB_OK;
-    for (size_t i = 0; i < (index ? 2u : 1u); i++) {
+    for (size_t i = 0; i < n; i++) {
         if (!file_url(h, files[i], g[i].url))
             st = kvb__fail(h->err, KVB_ELIMIT, "ref", "URL too long");
         g[i].max_bytes = KVB_READ_MAX_JSON_BYTES;
     }
     if (!st)
-        st = run(h, g, index ? 2 : 1);
-    for (size_t i = 0; !st && i < (index ? 2u : 1u); i++)
+        st = run(h, g, n);
+    for (size_t i = 0; !st && i < n; i++)
         if (!ok_status(&g[i]))
             st = fail_get(h, &g[i], files[i]);
     if (!st) {
@@ -692,6 +724,8 @@ static kvb_status read_safetensors(hub *h)
         st = kvb__config_read(r, (const char *)g[0].body, g[0].len);
         store(h, "config.json", &g[0]);
     }
+    if (!st && modelopt)
+        modelopt_quant(h, &g[at_modelopt]);
     shards s = {NULL, 0, 0, h->err};
     uint64_t total = 0, entries = 0, bytes = 0, tensors = 0;
     if (!st && index) {
@@ -719,7 +753,7 @@ static kvb_status read_safetensors(hub *h)
         kvb__strlcpy(h->rr->where.file, s.n ? s.v[0].name : "config.json",
                      sizeof h->rr->where.file);
     }
-    for (size_t i = 0; i < 2; i++)
+    for (size_t i = 0; i < 3; i++)
         kvb__http_get_reset(&g[i]);
     free(g);
     if (!st && s.n > KVB_READ_MAX_SHARDS)

@@ -505,6 +505,30 @@ static void test_read_hub_long_header(void **state)
     assert_true(header < 4096);
 }
 
+/* A ModelOpt checkpoint: hf_quant_config.json is fetched with config.json
+ * and the index (one more request, no more round trips) and gives the
+ * method. */
+static void test_read_hub_modelopt(void **state)
+{
+    fixture *f = *state;
+    char dir[400];
+    snprintf(dir, sizeof dir, "%s/org/fp8", f->repos);
+    write_st_repo(dir);
+    write_text(dir, "hf_quant_config.json",
+               "{\"producer\": {\"name\": \"modelopt\"}, \"quantization\": "
+               "{\"quant_algo\": \"FP8\", \"kv_cache_quant_algo\": null}}");
+    NEED_HUB(f);
+    kvb_ref_options o = options(f);
+    result r = read_ref("org/fp8", &o);
+    assert_int_equal(r.st, KVB_OK);
+    assert_int_equal(r.q.method, KVB_QUANT_FP8);
+    assert_true(r.info.fields_from_file &
+                ((uint64_t)1 << KVB_READ_FIELD_QUANT_METHOD));
+    assert_int_equal(r.info.weights_bytes, TINY_BYTES);
+    /* 1 API + config, index, hf_quant_config + 2 x (302 + 206) */
+    assert_int_equal(r.where.http_requests, 8);
+}
+
 /* :QUANT picks the first split in a subfolder, counts the other split,
  * and reads only the header. */
 static void test_read_hub_gguf_quant(void **state)
@@ -813,6 +837,7 @@ KVB_TESTS(
     cmocka_unit_test_setup_teardown(test_read_hub_safetensors_exact, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_read_hub_long_header, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_read_hub_modelopt, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_hub_gguf_quant, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_hub_errors, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_hub_retries, setup, teardown),

@@ -56,10 +56,19 @@ bool kvb__http_built(void)
     return true;
 }
 
+typedef struct job {
+    kvb__http_get *g;
+    uint64_t not_before_ms; /* monotonic; 0 = now */
+    uint32_t tries;
+    bool done;
+    bool active; /* in a slot now */
+} job;
+
 typedef struct slot {
     CURL *easy;
     struct curl_slist *headers;
     kvb__http_get *g;
+    job *job; /* the job this slot runs */
     kvb__http *h;
     char errbuf[CURL_ERROR_SIZE];
     size_t cap;
@@ -67,13 +76,6 @@ typedef struct slot {
     uint64_t content_length;
     uint64_t linked_size;
 } slot;
-
-typedef struct job {
-    kvb__http_get *g;
-    uint64_t not_before_ms; /* monotonic; 0 = now */
-    uint32_t tries;
-    bool done;
-} job;
 
 static uint64_t now_ms(void)
 {
@@ -318,13 +320,13 @@ kvb_status kvb__http_run(kvb__http *h, kvb__http_get *gets, size_t n,
                 continue;
             for (size_t i = 0; i < n; i++) {
                 job *j = &jobs[i];
-                bool busy = false;
-                for (uint32_t q = 0; q < par; q++)
-                    busy |= slots[q].g == j->g;
-                if (j->done || busy || j->not_before_ms > now)
+                if (j->done || j->active || j->not_before_ms > now)
                     continue;
                 j->tries++;
-                if (!slot_start(multi, &slots[k], h, j->g)) {
+                j->active = true;
+                bool started = slot_start(multi, &slots[k], h, j->g);
+                slots[k].job = j; /* slot_start cleared the slot */
+                if (!started) {
                     slot_end(multi, &slots[k]);
                     st = kvb__fail(err, KVB_ENOMEM, "hub",
                                    "cannot start a transfer");
@@ -343,11 +345,9 @@ kvb_status kvb__http_run(kvb__http *h, kvb__http_get *gets, size_t n,
                 continue;
             slot *s = NULL;
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &s);
-            job *j = NULL;
-            for (size_t i = 0; i < n && !j; i++)
-                if (jobs[i].g == s->g)
-                    j = &jobs[i];
+            job *j = s->job;
             uint64_t delay = 0;
+            j->active = false;
             if (slot_done(s, msg->data.result, h, j->tries, &delay)) {
                 j->not_before_ms = now_ms() + delay;
             } else {

@@ -104,7 +104,7 @@ static kvb_status fail_get(hub *h, const kvb__http_get *g, const char *file)
     kvb_error *err = h->err;
     if (g->transport[0])
         return kvb__fail(err, KVB_EIO, "hub",
-                         "cannot reach the Hub at %s: %s (after %u tries)",
+                         "the Hub at %s did not answer: %s (after %u tries)",
                          env->endpoint, g->transport, g->attempts);
     if (g->too_large)
         return kvb__fail(err, KVB_ELIMIT, "hub",

@@ -24,6 +24,7 @@ Per repository, an optional ROOT/ORG/REPO/.hub.json sets:
                     (odd ones) or 429 with Retry-After: 0 (even ones)
   "revisions": {"v1": "<sha>"}   extra revisions (default: "main")
   "sha": "<40 hex>" the commit of main (default: sha1 of the repo name)
+  "slow": S         the model API answers after S seconds (timeouts)
 Errors carry X-Error-Code (RepoNotFound, RevisionNotFound,
 EntryNotFound, GatedRepo), as the Hub's do.
 
@@ -45,6 +46,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
@@ -182,6 +184,7 @@ class Handler(BaseHTTPRequestHandler):
     def api(self, repo, rev):
         if not self.visible(repo):
             return self.not_found(repo)
+        time.sleep(self.hub.meta(repo).get("slow", 0))
         bad = self.hub.flaky(repo)
         if bad:
             return self.retry_later(bad)

@@ -655,6 +655,27 @@ static void test_read_hub_retries(void **state)
     assert_int_equal(r.where.http_requests, 3);
 }
 
+/* A request that takes longer than timeout_ms fails, bounded: one try
+ * and one retry, then EIO naming the timeout. */
+static void test_read_hub_timeout(void **state)
+{
+    fixture *f = *state;
+    char dir[400];
+    snprintf(dir, sizeof dir, "%s/org/slow", f->repos);
+    write_st_repo(dir);
+    write_text(dir, ".hub.json", "{\"slow\": 5}");
+    NEED_HUB(f);
+    kvb_ref_options o = options(f);
+    o.timeout_ms = 200;
+    o.max_retries = 1;
+    result r = read_ref("org/slow", &o);
+    assert_int_equal(r.st, KVB_EIO);
+    assert_string_equal(r.e.field, "hub");
+    assert_non_null(strstr(r.e.message, "after 2 tries"));
+    assert_non_null(strstr(r.e.message, "timed out")); /* libcurl's words */
+    assert_int_equal(r.where.http_requests, 2);
+}
+
 /* --cache: config.json and the index go into the huggingface_hub layout;
  * then the cache serves the reference offline. */
 static void test_read_hub_store_then_offline(void **state)
@@ -841,6 +862,7 @@ KVB_TESTS(
     cmocka_unit_test_setup_teardown(test_read_hub_gguf_quant, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_hub_errors, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_hub_retries, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_read_hub_timeout, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_hub_store_then_offline, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_read_hub_cache_layout, setup,

@@ -51,7 +51,8 @@ typedef struct cli_opts {
     const char *engine;         /* --engine vllm@0.11 */
     uint64_t gpu_memory;        /* --gpu-memory, bytes */
     uint32_t gpus;              /* --gpus */
-    bool gpu_memory_set, gpus_set;
+    uint64_t gpu_free;          /* --gpu-free, bytes */
+    bool gpu_memory_set, gpus_set, gpu_free_set;
     kvb_model model_flags; /* architecture flags, as given */
     bool model_set[CLI_MODEL_FLAGS];
     kvb_serving serving_flags; /* serving flags, as given */

@@ -29,6 +29,7 @@ enum flag_kind {
     K_SERV_FLAG,  /* a kvb_serving field set to 1 by the bare flag */
     K_GPU_MEM,    /* --gpu-memory */
     K_GPUS,       /* --gpus */
+    K_GPU_FREE,   /* --gpu-free */
 };
 
 typedef struct flag {
@@ -69,6 +70,7 @@ static const flag flags[] = {
     OPT("--engine", NULL, engine),
     {"--gpu-memory", NULL, K_GPU_MEM, 0, 0, -1, "gpu.total_bytes"},
     {"--gpus", NULL, K_GPUS, 0, 0, -1, "gpu.count"},
+    {"--gpu-free", NULL, K_GPU_FREE, 0, 0, -1, "gpu.free_bytes"},
     MU("--hidden-size", hidden_size, 0),
     MU("--num-hidden-layers", num_hidden_layers, 1),
     MU("--num-attention-heads", num_attention_heads, 2),
@@ -159,7 +161,8 @@ static int check_bounds(const char *cmd, const flag *f, const char *text,
     if (v >= lo && v <= hi)
         return 0;
     bool whole = lo == floor(lo) && hi == floor(hi);
-    bool bytes = f->kind == K_SERV_SIZE || f->kind == K_GPU_MEM;
+    bool bytes =
+        f->kind == K_SERV_SIZE || f->kind == K_GPU_MEM || f->kind == K_GPU_FREE;
     if (whole)
         cli_error(cmd, "%s (%s) is out of range; allowed: %.0f..%.0f%s",
                   f->name, text, lo, hi, bytes ? " bytes" : "");
@@ -335,6 +338,12 @@ static int set_value(const char *cmd, const flag *f, const char *text,
             (rc = check_bounds(cmd, f, text, (double)o->gpu_memory)))
             return rc;
         o->gpu_memory_set = true;
+        return 0;
+    case K_GPU_FREE:
+        if ((rc = parse_size(cmd, f->name, text, &o->gpu_free)) ||
+            (rc = check_bounds(cmd, f, text, (double)o->gpu_free)))
+            return rc;
+        o->gpu_free_set = true;
         return 0;
     default: { /* K_GPUS */
         uint64_t v;
@@ -628,6 +637,19 @@ static int apply_gpu(const cli_opts *o, cli_inputs *in)
     }
     if (o->gpus_set)
         in->gpu.count = o->gpus;
+    /* Free memory at start-up (another process, a vGPU profile): used
+     * where the release's rule reads it (docs/model.md section 4). */
+    if (o->gpu_free_set) {
+        if (given && o->gpu_free > in->gpu.total_bytes) {
+            cli_error(o->cmd,
+                      "--gpu-free (%.2f GiB) is more than the GPU's total "
+                      "(%.2f GiB)",
+                      (double)o->gpu_free / 1073741824.0,
+                      (double)in->gpu.total_bytes / 1073741824.0);
+            return CLI_EXIT_USAGE;
+        }
+        in->gpu.free_bytes = o->gpu_free;
+    }
     if (given)
         in->have_gpu = true;
     return 0;
@@ -716,6 +738,10 @@ void cli_print_input_help(FILE *out)
         "80GB\n"
         "  --gpus COUNT             GPUs available (with --gpu-memory or "
         "--gpu)\n"
+        "  --gpu-free SIZE          free per GPU when the engine starts "
+        "(other\n"
+        "                           processes, vGPU); default total - CUDA "
+        "context\n"
         "  --instance NAME          a cloud instance (`kvbudget list "
         "instances`)\n"
         "Serving (as vLLM names them):\n"

@@ -54,9 +54,11 @@ static bool since(const kvb__engine_in *in, uint32_t v)
 }
 
 /*
- * The V1 "large device" test of EngineArgs: from 0.8.5 (PR #17073) a
- * device of at least 70 GiB whose name does not contain "a100"; before,
- * the device name only: "h100" or "h200" (PR #12369, 0.7.1).
+ * The V1 "large device" test of EngineArgs: before 0.8.5 the device name
+ * only, "h100" or "h200" (PR #12369, 0.7.1); 0.8.5 (PR #17073) any device
+ * of at least 70 GiB, an A100 80GB included; from 0.9.0 (PR #17885, "Setting
+ * large max_num_batched_tokens for A100 reduces throughput") at least 70
+ * GiB and a name without "a100".
  */
 uint32_t kvb__vllm_gpu_names(const kvb_gpu *g)
 {
@@ -77,7 +79,7 @@ static bool large_device(const kvb__engine_in *in)
     if (!since(in, V(0, 8, 5)))
         return (names & KVB__GPU_NAMES_H100) != 0;
     return g->total_bytes >= 70 * ((uint64_t)1 << 30) &&
-           !(names & KVB__GPU_NAMES_A100);
+           (!since(in, V(0, 9, 0)) || !(names & KVB__GPU_NAMES_A100));
 }
 
 /*
@@ -117,7 +119,9 @@ static void batch_defaults(kvb__engine_in *in)
         s->max_num_batched_tokens =
             kvb__min((uint64_t)s->max_num_seqs * s->max_model_len, t);
     }
-    if (!user_seqs && !v0)
+    /* V1 caps the default max_num_seqs at the batch from 0.10.1 (PR
+     * #21270); before, a small batch kept the device's default. */
+    if (!user_seqs && !v0 && since(in, V(0, 10, 1)))
         s->max_num_seqs =
             (uint32_t)kvb__min(s->max_num_seqs, s->max_num_batched_tokens);
 }
@@ -180,6 +184,37 @@ static uint64_t cublaslt_workspace(const kvb_gpu *g)
 }
 
 /*
+ * Releases whose non-torch figure is (total - free) - torch allocated,
+ * after emptying the cache, with free read after the profile: 0.6.4.x
+ * (worker.py, PRs #9352/#9516, replaced by the start-up snapshot of PR
+ * #10511 in 0.6.5) and V1 until 0.9.0 (v1/worker/gpu_worker.py
+ * determine_available_memory; 0.9.1's PR #18974 measures from a snapshot
+ * taken at start-up).  The figure then holds the process's CUDA context
+ * and whatever other processes hold on the device.
+ */
+static bool total_minus_free(const kvb__engine_in *in)
+{
+    uint32_t v = in->version;
+    if (v == 0)
+        return false;
+    if (line_v0(in))
+        return v >= V(0, 6, 4) && v < V(0, 6, 5);
+    return v >= V(0, 8, 0) && v < V(0, 9, 1);
+}
+
+/* Memory other processes hold: total - free at start-up - our context,
+ * where the free memory is given (kvb_gpu.free_bytes); else none. */
+static uint64_t other_processes(const kvb__engine_in *in)
+{
+    const kvb_gpu *g = in->gpu;
+    uint64_t ctx = kvb__vllm_cuda_context(in);
+    if (!g->free_bytes || g->free_bytes >= g->total_bytes)
+        return 0;
+    uint64_t used = g->total_bytes - g->free_bytes;
+    return used > ctx ? used - ctx : 0;
+}
+
+/*
  * What the profile's "non-torch" figure holds depends on how the release
  * measured it (docs/model.md, "The measured terms"):
  *  - before 0.2.5 the peak was torch.cuda.max_memory_allocated(): only
@@ -187,7 +222,10 @@ static uint64_t cublaslt_workspace(const kvb_gpu *g)
  *  - 0.2.5 (PR #2031) took total - free after the profile, so the
  *    process's CUDA context counted too, until 0.3.1 (PR #2863) measured
  *    from the free memory at start-up;
- *  - since then, memory that appeared outside PyTorch during the profile.
+ *  - since then, memory that appeared outside PyTorch during the profile,
+ *    except in 0.6.4.x and V1 before 0.9.1, which read total - free again
+ *    (total_minus_free above) and so count the context and other
+ *    processes.
  */
 uint64_t kvb__vllm_non_torch(const kvb__engine_in *in)
 {
@@ -201,8 +239,8 @@ uint64_t kvb__vllm_non_torch(const kvb__engine_in *in)
     uint32_t tp = in->s.tensor_parallel_size;
     if (tp > 1)
         b += (uint64_t)(tp - 1) * NCCL_BYTES_PER_PEER;
-    if (v0 && !since(in, V(0, 3, 1)))
-        b += kvb__vllm_cuda_context(in);
+    if ((v0 && !since(in, V(0, 3, 1))) || total_minus_free(in))
+        b += kvb__vllm_cuda_context(in) + other_processes(in);
     return b;
 }
 

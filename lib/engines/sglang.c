@@ -98,7 +98,7 @@ static double default_fraction(const kvb__engine_in *in)
     double reserved;
     if (!since(in, V(0, 4, 9))) {
         uint32_t tp = s->tensor_parallel_size;
-        return tp >= 16 ? 0.79
+        return tp >= 16  ? 0.79
                : tp >= 8 ? 0.81
                : tp >= 4 ? 0.85
                : tp >= 2 ? 0.87
@@ -169,9 +169,10 @@ static uint64_t sglang_cuda_context(const kvb__engine_in *in)
 {
     uint64_t ctx = in->s.cuda_context_bytes;
     if (ctx == KVB_AUTO_BYTES)
-        ctx = in->gpu->multiprocessor_count
-                  ? (uint64_t)in->gpu->multiprocessor_count * CONTEXT_BYTES_PER_SM
-                  : CONTEXT_BYTES_UNKNOWN;
+        ctx =
+            in->gpu->multiprocessor_count
+                ? (uint64_t)in->gpu->multiprocessor_count * CONTEXT_BYTES_PER_SM
+                : CONTEXT_BYTES_UNKNOWN;
     uint32_t ranks = in->s.tensor_parallel_size * in->s.pipeline_parallel_size;
     if (ranks > 1)
         ctx += DIST_BYTES_BASE + (uint64_t)(ranks - 1) * DIST_BYTES_PER_PEER;
@@ -182,8 +183,8 @@ static uint64_t sglang_cuda_context(const kvb__engine_in *in)
 static uint64_t pre_load_free(const kvb__engine_in *in)
 {
     uint64_t used = sglang_cuda_context(in);
-    uint64_t total = in->gpu->free_bytes ? in->gpu->free_bytes
-                                         : in->gpu->total_bytes;
+    uint64_t total =
+        in->gpu->free_bytes ? in->gpu->free_bytes : in->gpu->total_bytes;
     return total > used ? total - used : 0;
 }
 
@@ -343,7 +344,8 @@ static void pool_tokens(const kvb__engine_in *in, const kvb__kv_stage *ks,
                         uint64_t total, uint64_t *full, uint64_t *swa)
 {
     uint32_t n_swa = ks->layers[KVB__ATTN_SLIDING];
-    uint32_t n_full = ks->layers[KVB__ATTN_FULL] + ks->layers[KVB__ATTN_CHUNKED];
+    uint32_t n_full =
+        ks->layers[KVB__ATTN_FULL] + ks->layers[KVB__ATTN_CHUNKED];
     uint32_t page = in->s.block_size ? in->s.block_size : 1;
     *full = *swa = total;
     if (sglang_hybrid(in) && n_swa) {
@@ -409,8 +411,8 @@ static uint64_t sglang_fit_len(const kvb__engine_in *in,
  * per context of the pool, clamped to [2048, 4096]. */
 static uint64_t request_slots(uint64_t tokens, uint64_t context)
 {
-    uint64_t r = context ? (uint64_t)((double)tokens / (double)context * 512)
-                         : 2048;
+    uint64_t r =
+        context ? (uint64_t)((double)tokens / (double)context * 512) : 2048;
     return kvb__min(kvb__max(r, 2048), 4096);
 }
 
@@ -439,9 +441,10 @@ static void sglang_finish(const kvb__engine_in *in, kvb_plan *p,
     /* max_running_requests (managers/tp_worker.py): the user's value over
      * dp, else max_total_num_tokens // 2; at most the request slots. */
     uint64_t slots = request_slots(full, in->s.max_model_len);
-    uint64_t run = in->s.max_num_seqs
-                       ? in->s.max_num_seqs / kvb__max(in->s.data_parallel_size, 1)
-                       : full / 2;
+    uint64_t run =
+        in->s.max_num_seqs
+            ? in->s.max_num_seqs / kvb__max(in->s.data_parallel_size, 1)
+            : full / 2;
     p->max_num_seqs = (uint32_t)kvb__min(kvb__min(run, slots), UINT32_MAX);
     if (full && full < in->s.max_model_len && p->warning[0] == '\0')
         snprintf(p->warning, sizeof p->warning,
@@ -635,8 +638,9 @@ static kvb_status sglang_speculative(kvb__cmd *c, const char *flag,
                                      const char *value, kvb_error *err)
 {
     (void)err;
-    kvb__cmd_warn(c, "%s %s: speculative decoding is not modelled (draft "
-                     "weights and KV are not counted)",
+    kvb__cmd_warn(c,
+                  "%s %s: speculative decoding is not modelled (draft "
+                  "weights and KV are not counted)",
                   flag, value);
     return KVB_OK;
 }
@@ -767,8 +771,8 @@ static bool uint_after(const char *line, size_t len, const char *key,
 }
 
 /* A quoted or bare word after key ("model_path='Qwen/Qwen3-8B'"). */
-static bool word_after(const char *line, size_t len, const char *key,
-                       char *buf, size_t cap)
+static bool word_after(const char *line, size_t len, const char *key, char *buf,
+                       size_t cap)
 {
     const char *p = find_in(line, len, key), *end = line + len;
     size_t n = 0;
@@ -789,8 +793,8 @@ static bool word_after(const char *line, size_t len, const char *key,
 static void failure(kvb_log_facts *f, const char *line, size_t len)
 {
     f->failure = KVB_LOG_NO_KV_MEMORY;
-    size_t n = len < sizeof f->failure_text - 1 ? len
-                                                : sizeof f->failure_text - 1;
+    size_t n =
+        len < sizeof f->failure_text - 1 ? len : sizeof f->failure_text - 1;
     memcpy(f->failure_text, line, n);
     f->failure_text[n] = '\0';
 }
@@ -801,7 +805,8 @@ static bool server_args_line(kvb_log_facts *f, const char *line, size_t len)
     uint64_t v;
     double d;
     const char *p;
-    if (!find_in(line, len, "ServerArgs(") && !find_in(line, len, "server_args="))
+    if (!find_in(line, len, "ServerArgs(") &&
+        !find_in(line, len, "server_args="))
         return false;
     if (word_after(line, len, "model_path=", f->model, sizeof f->model))
         set_bit(f, KVB_LOG_BIT_MODEL);
@@ -929,10 +934,12 @@ static bool sglang_log_line(kvb_log_facts *f, const char *line, size_t len)
         }
         mine = true;
     }
-    if (find_in(line, len, "Not enough memory. Please try to increase "
-                           "--mem-fraction-static") ||
-        find_in(line, len, "Loaded weights leave no GPU memory for the KV "
-                           "cache")) {
+    if (find_in(line, len,
+                "Not enough memory. Please try to increase "
+                "--mem-fraction-static") ||
+        find_in(line, len,
+                "Loaded weights leave no GPU memory for the KV "
+                "cache")) {
         failure(f, line, len);
         mine = true;
     }

@@ -51,9 +51,8 @@ static void test_sglang_versions(void **state)
     assert_int_equal(engine, KVB_ENGINE_SGLANG);
     assert_int_equal(version, 0);
     /* lmsysorg/sglang:v0.4.8.post1 (sglang-log-006) */
-    assert_int_equal(kvb_engine_parse("sglang@0.4.8.post1", &engine, &version,
-                                      &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_engine_parse("sglang@0.4.8.post1", &engine, &version, &e), KVB_OK);
     assert_int_equal(version, 408);
     assert_int_equal(kvb_engine_parse("SGLang@v0.5.4", &engine, &version, &e),
                      KVB_OK);
@@ -126,16 +125,14 @@ static void test_sglang_pool_tokens(void **state)
     kvb__kv_stage ks;
     kvb__kv_stage_make(&m, &q, 1, 0, m.num_hidden_layers, 1, false, &ks);
     assert_int_equal(ks.token_bytes, 98304);
-    assert_int_equal(in.engine->num_blocks(&in, &ks, 164149629787ull),
-                     1669816);
+    assert_int_equal(in.engine->num_blocks(&in, &ks, 164149629787ull), 1669816);
     /* --page-size 64 floors to whole pages; --max-total-tokens clamps */
     in.s.block_size = 64;
     assert_int_equal(in.engine->num_blocks(&in, &ks, 164149629787ull),
                      1669816 / 64);
     in.s.block_size = 1;
     in.s.max_total_tokens = 131072;
-    assert_int_equal(in.engine->num_blocks(&in, &ks, 164149629787ull),
-                     131072);
+    assert_int_equal(in.engine->num_blocks(&in, &ks, 164149629787ull), 131072);
 }
 
 /* The same log: "Load weight end ... avail mem=230.20 GB, mem usage=56.98
@@ -279,9 +276,9 @@ static void test_sglang_command(void **state)
     kvb_serving s = serving_default();
     kvb_error e = KVB_ERROR_INIT;
     assert_int_equal(KVB_COMMAND_INIT(&c), KVB_OK);
-    assert_int_equal(kvb_command_read(KVB__ARRAY_LEN(argv), argv, NULL, -1, &c,
-                                      &s, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_command_read(KVB__ARRAY_LEN(argv), argv, NULL, -1, &c, &s, &e),
+        KVB_OK);
     assert_int_equal(c.engine, KVB_ENGINE_SGLANG);
     assert_int_equal(s.engine, KVB_ENGINE_SGLANG);
     assert_string_equal(c.program, "python3 -m sglang.launch_server");
@@ -291,19 +288,34 @@ static void test_sglang_command(void **state)
     assert_string_equal(c.ignored, "--trust-remote-code, --host, --port");
 
     /* flag=value, SGLang's other spellings, DP attention, fp8 KV */
-    const char *more[] = {"python", "-m", "sglang.launch_server",
+    const char *more[] = {"python",
+                          "-m",
+                          "sglang.launch_server",
                           "--model-path=deepseek-ai/DeepSeek-R1",
-                          "--tp-size=8", "--dp", "8", "--enable-dp-attention",
-                          "--kv-cache-dtype", "fp8_e4m3",
-                          "--context-length", "32768", "--page-size", "64",
-                          "--max-running-requests", "256",
-                          "--chunked-prefill-size", "4096",
-                          "--cuda-graph-max-bs", "128", "--max-total-tokens",
-                          "131072", "--ep-size", "8"};
+                          "--tp-size=8",
+                          "--dp",
+                          "8",
+                          "--enable-dp-attention",
+                          "--kv-cache-dtype",
+                          "fp8_e4m3",
+                          "--context-length",
+                          "32768",
+                          "--page-size",
+                          "64",
+                          "--max-running-requests",
+                          "256",
+                          "--chunked-prefill-size",
+                          "4096",
+                          "--cuda-graph-max-bs",
+                          "128",
+                          "--max-total-tokens",
+                          "131072",
+                          "--ep-size",
+                          "8"};
     s = serving_default();
-    assert_int_equal(kvb_command_read(KVB__ARRAY_LEN(more), more, NULL, -1, &c,
-                                      &s, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_command_read(KVB__ARRAY_LEN(more), more, NULL, -1, &c, &s, &e),
+        KVB_OK);
     assert_string_equal(c.model, "deepseek-ai/DeepSeek-R1");
     assert_int_equal(s.tensor_parallel_size, 8);
     assert_int_equal(s.data_parallel_size, 8);
@@ -318,12 +330,12 @@ static void test_sglang_command(void **state)
     assert_int_equal(s.enable_expert_parallel, 1);
 
     /* a flag SGLang does not have is an error naming it */
-    const char *bad[] = {"python3", "-m", "sglang.launch_server",
-                         "--model-path", "M", "--gpu-memory-utilization",
+    const char *bad[] = {"python3",      "-m", "sglang.launch_server",
+                         "--model-path", "M",  "--gpu-memory-utilization",
                          "0.9"};
-    assert_int_equal(kvb_command_read(KVB__ARRAY_LEN(bad), bad, NULL, -1, &c,
-                                      &s, &e),
-                     KVB_EINVAL);
+    assert_int_equal(
+        kvb_command_read(KVB__ARRAY_LEN(bad), bad, NULL, -1, &c, &s, &e),
+        KVB_EINVAL);
     assert_non_null(strstr(e.message, "--gpu-memory-utilization"));
     assert_non_null(strstr(e.message, "SGLang"));
 }
@@ -409,9 +421,9 @@ static void test_sglang_render(void **state)
     f.tensor_parallel_size = 2;
     f.pipeline_parallel_size = 1;
     f.enforce_eager = 1;
-    assert_int_equal(kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf,
-                                    sizeof buf, NULL, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf, sizeof buf, NULL, &e),
+        KVB_OK);
     assert_non_null(strstr(buf, "--model-path "));
     assert_non_null(strstr(buf, "--quantization fp8 --context-length 32768 "
                                 "--mem-fraction-static 0.85 --tp-size 2 "

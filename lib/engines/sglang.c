@@ -155,13 +155,43 @@ static void sglang_defaults(kvb__engine_in *in)
 /* CUDA context: about 3 MiB per SM, as for vLLM (docs/model.md#context). */
 #define CONTEXT_BYTES_PER_SM  (3 * KVB__MIB)
 #define CONTEXT_BYTES_UNKNOWN (400 * KVB__MIB)
-/* torch-distributed init under TP ("Init torch distributed ends. mem
+/*
+ * torch-distributed init under TP ("Init torch distributed ends. mem
  * usage"): NCCL's buffers, NCCL_BUFFSIZE (4 MiB) for sending and for
- * receiving on each of up to 32 channels per peer over NVLink, and
- * SGLang's custom all-reduce buffers.  An 8 x H200 log shows 2.01 GB
- * per rank (sgl-project/sglang PR #11716), 256 MiB + 7 x 256 MiB. */
-#define DIST_BYTES_PER_PEER (256 * KVB__MIB)
-#define DIST_BYTES_BASE     (256 * KVB__MIB)
+ * receiving on each channel to each peer, and SGLang's custom all-reduce
+ * buffers.  NCCL opens up to 32 channels over NVLink and a few over PCIe,
+ * and SGLang turns custom all-reduce off on more than two PCIe-only GPUs
+ * (distributed/device_communicators/custom_all_reduce.py).  Two logs:
+ * 8 x H200, 2.01 GB per rank (sgl-project/sglang PR #11716) = 256 MiB +
+ * 7 x 256 MiB; 4 x L4, 0.13 GB (didier-durand/llms-in-clouds,
+ * docs/sglang.md) = 96 MiB + 3 x 16 MiB (2 channels).
+ */
+#define DIST_LINKED_BASE     (256 * KVB__MIB)
+#define DIST_LINKED_PER_PEER (256 * KVB__MIB)
+#define DIST_PCIE_BASE       (96 * KVB__MIB)
+#define DIST_PCIE_PER_PEER   (16 * KVB__MIB)
+
+static bool name_has(const char *name, const char *word)
+{
+    size_t n = strlen(word);
+    for (; *name; name++) {
+        size_t i = 0;
+        while (i < n && name[i] && (name[i] | 0x20) == (word[i] | 0x20))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* Boards on NVLink or Infinity Fabric: the data-centre parts of 70 GiB
+ * and more (H100/H200/B200 SXM, A100 80GB, MI300X) but not the PCIe
+ * cards and workstation boards. */
+static bool linked(const kvb_gpu *g)
+{
+    return g->total_bytes >= 70 * ((uint64_t)1 << 30) &&
+           !name_has(g->name, "pcie") && !name_has(g->name, "rtx");
+}
 
 /* What is used before the weights: the CUDA context, and under TP the
  * communicators.  pre = total - this (or the probe's free - the latter). */
@@ -174,8 +204,12 @@ static uint64_t sglang_cuda_context(const kvb__engine_in *in)
                 ? (uint64_t)in->gpu->multiprocessor_count * CONTEXT_BYTES_PER_SM
                 : CONTEXT_BYTES_UNKNOWN;
     uint32_t ranks = in->s.tensor_parallel_size * in->s.pipeline_parallel_size;
-    if (ranks > 1)
-        ctx += DIST_BYTES_BASE + (uint64_t)(ranks - 1) * DIST_BYTES_PER_PEER;
+    if (ranks > 1) {
+        bool nv = linked(in->gpu);
+        ctx += (nv ? DIST_LINKED_BASE : DIST_PCIE_BASE) +
+               (uint64_t)(ranks - 1) *
+                   (nv ? DIST_LINKED_PER_PEER : DIST_PCIE_PER_PEER);
+    }
     return ctx;
 }
 
@@ -282,6 +316,12 @@ static uint32_t attn_tp(const kvb__engine_in *in)
     return tp;
 }
 
+/* "mem usage" is measured in free memory, so it also holds the CUDA
+ * kernel modules that lazy loading (CUDA_MODULE_LOADING=LAZY) brings in
+ * while the weights are copied and processed: 128 MiB, the figure
+ * docs/model.md derives for vLLM's profile run. */
+#define LOAD_MODULE_BYTES (128 * KVB__MIB)
+
 /*
  * "Load weight end ... mem usage" is the free memory the load took.
  * SGLang builds its layers as vLLM does (fused qkv_proj and gate_up_proj
@@ -293,7 +333,8 @@ static uint32_t attn_tp(const kvb__engine_in *in)
 static uint64_t sglang_loaded_weights(const kvb__engine_in *in, uint32_t stage,
                                       uint64_t inventory_bytes)
 {
-    uint64_t b = kvb__vllm_loaded_weights(in, stage, inventory_bytes);
+    uint64_t b = kvb__vllm_loaded_weights(in, stage, inventory_bytes) +
+                 LOAD_MODULE_BYTES;
     uint32_t tp = in->s.tensor_parallel_size, atp = attn_tp(in);
     if (atp != tp) {
         uint32_t first, last;

@@ -162,46 +162,76 @@ static void test_sglang_rest_formula(void **state)
 
 /* ---- real start-up logs planned with their own settings ---- */
 
+/* One record of tests/fidelity/data/engines/sglang.jsonl: the model,
+ * weights and GPU presets, the release, the settings the log shows, and
+ * the logged max_total_num_tokens. */
 typedef struct record {
-    const char *id;
-    double planned, logged;
+    const char *id, *model, *gpu;
+    int32_t quant;
+    uint32_t count, tp, version;
+    double fraction;    /* as printed, or the release's default */
+    double free_gib;    /* free memory at start when the log needs it */
+    uint64_t logged;    /* #tokens / max_total_num_tokens */
+    uint64_t per_token; /* K size + V size per token per GPU */
 } record;
 
-/* sglang-log-001 (vllm-project/vllm#21348): Qwen3-235B-A22B-FP8 on
- * 4 x H100, --tp 4 --mem-fraction-static 0.93: "KV Cache is allocated.
- * #tokens: 367404, K size: 8.23 GB, V size: 8.23 GB". */
-static record record_001(void)
+static const record records[] = {
+    /* vllm-project/vllm#21348: "#tokens: 367404, K size: 8.23 GB" */
+    {"sglang-log-001", "Qwen3-235B-A22B", "H100", KVB_QUANT_FP8, 4, 4, 0, 0.93,
+     0, 367404, 48128},
+    /* docs.sglang.ai/start/send_request.html (2025-01-23):
+     * "max_total_num_tokens=444500", mem_fraction_static=0.88 printed */
+    {"sglang-log-008", "Llama-3.1-8B", "H100", KVB_QUANT_AUTO, 1, 1, 401, 0.88,
+     0, 444500, 131072},
+    /* sgl-project/sglang PR #4760 (2025-03-25): "#tokens: 442750" with
+     * the release's default fraction */
+    {"sglang-log-009", "Llama-3.1-8B", "H100", KVB_QUANT_AUTO, 1, 1, 404, 0, 0,
+     442750, 131072},
+    /* didier-durand/llms-in-clouds docs/sglang.md: QwQ-32B on 4 x L4,
+     * 0.4.3.post4, "#tokens: 46611", mem_fraction_static=0.85 printed */
+    {"sglang-log-010", "Qwen2.5-32B", "L4", KVB_QUANT_AUTO, 4, 4, 403, 0.85, 0,
+     46611, 65536},
+    /* jerryzsj/my-deepseek-r1 README: R1-Distill-Qwen-7B on an RTX 3090
+     * under WSL2, "max_total_num_tokens=105531"; the desktop holds part
+     * of the card: free at start = "Load weight begin. avail mem=22.76
+     * GB" + the CUDA context */
+    {"sglang-log-011", "Qwen2.5-7B", "RTX-3090", KVB_QUANT_AUTO, 1, 1, 402,
+     0.88, 23.0, 105531, 57344},
+};
+
+static double plan_record(const record *r)
 {
-    kvb_model m = preset_model("Qwen3-235B-A22B");
-    kvb_quant q = quant_of(KVB_QUANT_FP8);
+    kvb_model m = preset_model(r->model);
+    kvb_quant q = quant_of(r->quant);
     kvb_gpu g;
     kvb_error e = KVB_ERROR_INIT;
     assert_int_equal(KVB_GPU_INIT(&g), KVB_OK);
-    assert_int_equal(kvb_preset_gpu_find("H100", &g, &e), KVB_OK);
-    g.count = 4;
-    kvb_serving s = sglang_serving(0, 0.93, 4);
+    assert_int_equal(kvb_preset_gpu_find(r->gpu, &g, &e), KVB_OK);
+    g.count = r->count;
+    if (r->free_gib > 0)
+        g.free_bytes = (uint64_t)(r->free_gib * (double)GIB);
+    kvb_serving s = sglang_serving(r->version, r->fraction, r->tp);
     kvb_plan p = plan_of(&m, &q, &g, &s);
-    /* K size = tokens x 94 layers x 1 head x 128 x 2 B */
-    assert_int_equal(p.kv_bytes_per_token_per_gpu, 48128);
-    record r = {"sglang-log-001", (double)p.max_total_tokens, 367404};
-    return r;
+    assert_int_equal(p.kv_bytes_per_token_per_gpu, r->per_token);
+    assert_int_equal(p.max_total_tokens, p.max_kv_tokens);
+    assert_int_equal(p.verdict, KVB_VERDICT_FITS);
+    return (double)p.max_total_tokens;
 }
 
 static void test_sglang_fidelity_records(void **state)
 {
     (void)state;
-    record rs[] = {record_001()};
-    double errs[KVB__ARRAY_LEN(rs)];
-    size_t n = KVB__ARRAY_LEN(rs);
+    size_t n = KVB__ARRAY_LEN(records);
+    double errs[KVB__ARRAY_LEN(records)];
     for (size_t i = 0; i < n; i++) {
-        errs[i] = rel_error(rs[i].planned, rs[i].logged);
-        print_message("%s: logged %.0f planned %.0f error %+.1f%%\n", rs[i].id,
-                      rs[i].logged, rs[i].planned,
-                      100 * (rs[i].planned - rs[i].logged) / rs[i].logged);
+        const record *r = &records[i];
+        double planned = plan_record(r), logged = (double)r->logged;
+        errs[i] = rel_error(planned, logged);
+        print_message("%s: logged %.0f planned %.0f error %+.2f%%\n", r->id,
+                      logged, planned, 100 * (planned - logged) / logged);
         assert_true(errs[i] < 0.05);
     }
-    /* the median (n is small: sort by insertion) */
-    for (size_t i = 1; i < n; i++)
+    for (size_t i = 1; i < n; i++) /* the median: sort by insertion */
         for (size_t j = i; j > 0 && errs[j - 1] > errs[j]; j--) {
             double t = errs[j];
             errs[j] = errs[j - 1];
@@ -209,6 +239,31 @@ static void test_sglang_fidelity_records(void **state)
         }
     double median = n % 2 ? errs[n / 2] : (errs[n / 2 - 1] + errs[n / 2]) / 2;
     assert_true(median < 0.05);
+}
+
+/* The weights as SGLang loads them: "mem usage" of sglang-log-009
+ * (15.11 GB) and sglang-log-010 (15.54 GB per TP rank). */
+static void test_sglang_weights(void **state)
+{
+    (void)state;
+    const struct {
+        size_t record;
+        double logged_gib;
+    } w[] = {{2, 15.11}, {3, 15.54}};
+    for (size_t i = 0; i < KVB__ARRAY_LEN(w); i++) {
+        const record *r = &records[w[i].record];
+        kvb_model m = preset_model(r->model);
+        kvb_quant q = quant_of(r->quant);
+        kvb_gpu g;
+        kvb_error e = KVB_ERROR_INIT;
+        assert_int_equal(KVB_GPU_INIT(&g), KVB_OK);
+        assert_int_equal(kvb_preset_gpu_find(r->gpu, &g, &e), KVB_OK);
+        g.count = r->count;
+        kvb_serving s = sglang_serving(r->version, r->fraction, r->tp);
+        kvb_plan p = plan_of(&m, &q, &g, &s);
+        assert_true(rel_error(KVB__GIB(p.weights_bytes_per_gpu),
+                              w[i].logged_gib) < 0.01);
+    }
 }
 
 /* sglang-log-007 (SemiAnalysisAI/InferenceX#2128): "Load weight end.
@@ -462,6 +517,7 @@ KVB_TESTS(cmocka_unit_test(test_sglang_versions),
           cmocka_unit_test(test_sglang_pool_tokens),
           cmocka_unit_test(test_sglang_rest_formula),
           cmocka_unit_test(test_sglang_fidelity_records),
+          cmocka_unit_test(test_sglang_weights),
           cmocka_unit_test(test_sglang_no_pool),
           cmocka_unit_test(test_sglang_command),
           cmocka_unit_test(test_sglang_explain),

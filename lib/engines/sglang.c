@@ -905,14 +905,28 @@ static bool sglang_log_line(kvb_log_facts *f, const char *line, size_t len)
 {
     uint64_t a, b, n;
     bool mine = false;
+    if (find_in(line, len, "Load weight begin.")) {
+        if (gib_after(line, len, "avail mem=", &a)) {
+            f->startup_free_bytes = a; /* free before the load */
+            set_bit(f, KVB_LOG_BIT_STARTUP_FREE_BYTES);
+        }
+        mine = true;
+    }
     if (find_in(line, len, "Load weight end.")) {
+        bool after = gib_after(line, len, "avail mem=", &a);
         if (gib_after(line, len, "mem usage=", &b)) {
             f->weights_bytes = b;
             set_bit(f, KVB_LOG_BIT_WEIGHTS_BYTES);
-            if (gib_after(line, len, "avail mem=", &a)) {
-                f->startup_free_bytes = a + b; /* free before the load */
+            if (after) {
+                f->startup_free_bytes = a + b;
                 set_bit(f, KVB_LOG_BIT_STARTUP_FREE_BYTES);
             }
+        } else if (after && KVB_LOG_HAS(f, STARTUP_FREE_BYTES) &&
+                   f->startup_free_bytes > a) {
+            /* releases before 2025-03 print no "mem usage": the load
+             * took the difference from "Load weight begin" */
+            f->weights_bytes = f->startup_free_bytes - a;
+            set_bit(f, KVB_LOG_BIT_WEIGHTS_BYTES);
         }
         mine = true;
     }

@@ -456,6 +456,26 @@ static void test_sglang_explain(void **state)
     assert_true(f.gpu_memory_utilization == 0.95);
     assert_int_equal(f.tensor_parallel_size, 8);
     assert_false(KVB_LOG_HAS(&f, QUANTIZATION));
+
+    /* early 2025 prints no "mem usage": the weights are the difference
+     * (docs.sglang.ai/start/send_request.html, sglang-log-008) */
+    static const char old[] =
+        "[2025-01-23 19:35:15 TP0] Load weight begin. avail mem=78.81 GB\n"
+        "[2025-01-23 19:35:20 TP0] Load weight end. type=LlamaForCausalLM, "
+        "dtype=torch.bfloat16, avail mem=63.72 GB\n"
+        "[2025-01-23 19:35:20 TP0] KV Cache is allocated. K size: 27.13 GB, "
+        "V size: 27.13 GB.\n"
+        "[2025-01-23 19:35:27 TP0] max_total_num_tokens=444500, "
+        "max_prefill_tokens=16384, max_running_requests=2049, "
+        "context_len=131072\n";
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(old, strlen(old), &f, &e), KVB_OK);
+    assert_int_equal(f.engine, KVB_ENGINE_SGLANG);
+    assert_true(fabs(KVB__GIB(f.weights_bytes) - 15.09) < 0.005);
+    assert_true(fabs(KVB__GIB(f.startup_free_bytes) - 78.81) < 0.005);
+    assert_int_equal(f.max_total_tokens, 444500);
+    assert_true(fabs(KVB__GIB((uint64_t)f.kv_cache_bytes) - 54.26) < 0.005);
+    assert_int_equal(f.max_num_seqs, 2049);
 }
 
 /* ---- fixes ---- */

@@ -617,8 +617,13 @@ static void sglang_render_args(const kvb_fix *f, const kvb_model *m,
     quant_args(a, f->quant_method);
     kvb__arg(a, "--context-length");
     kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);
+    /* SGLang's own defaults have three decimals (0.835) */
+    char frac[16];
+    snprintf(frac, sizeof frac, "%.3f", f->gpu_memory_utilization);
+    for (size_t n = strlen(frac); n > 3 && frac[n - 1] == '0'; n--)
+        frac[n - 1] = '\0';
     kvb__arg(a, "--mem-fraction-static");
-    kvb__arg(a, "%.2f", f->gpu_memory_utilization);
+    kvb__arg(a, "%s", frac);
     if (f->tensor_parallel_size > 1) {
         kvb__arg(a, "--tp-size");
         kvb__arg(a, "%u", f->tensor_parallel_size);

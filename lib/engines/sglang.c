@@ -80,15 +80,17 @@ static void memory_buckets(const kvb__engine_in *in, uint64_t *chunked,
  * The default mem_fraction_static, by release line:
  *  - before 0.4.9 (server_args.py @ 18bb216c): by TP size only, 0.88 at
  *    TP 1, 0.87 from 2, 0.85 from 4, 0.81 from 8, 0.79 from 16;
- *  - 0.4.9 to 0.5.2: reserved MiB by GPU-memory bucket and TP x PP,
+ *  - 0.4.7 to 0.5.2: reserved MiB by GPU-memory bucket and TP x PP,
  *    (2.8 + tp.pp/10) GiB under 35 GiB, (9.5 + tp.pp/2) under 90,
  *    (12 + tp.pp/2) under 160, else 32 GiB; + 4 GiB with DP attention;
  *  - from 0.5.3 (PR #10975, @ 8221f9ae): 512 + max(chunked, 2048) x 1.5
  *    + cuda_graph_max_bs x 2 + tp.pp/8 x 1024 MiB, DP attention adding
  *    max_bs.dp x 3 (and x 1.5 more over 300), at least 10 GiB on GPUs of
  *    more than 60 GiB.
- * Then round((gpu_mem - reserved) / gpu_mem, 3).  The release boundaries
- * are those of the first tags carrying each rule (docs/engines/sglang.md).
+ * Then round((gpu_mem - reserved) / gpu_mem, 3).  SGLang's docs notebooks
+ * (H100, TP 1) print 0.88 on 2025-05-15 and 0.874 = round((81559 - 10240)
+ * / 81559, 3) on 2025-06-16, between v0.4.6.post5 and v0.4.7; 0.5.3 is
+ * the first tag after PR #10975 (docs/engines/sglang.md).
  */
 static double default_fraction(const kvb__engine_in *in)
 {
@@ -96,7 +98,7 @@ static double default_fraction(const kvb__engine_in *in)
     double mem = gpu_mem_mib(in);
     double par = (double)s->tensor_parallel_size * s->pipeline_parallel_size;
     double reserved;
-    if (!since(in, V(0, 4, 9))) {
+    if (!since(in, V(0, 4, 7))) {
         uint32_t tp = s->tensor_parallel_size;
         return tp >= 16  ? 0.79
                : tp >= 8 ? 0.81

@@ -84,12 +84,21 @@ static void test_sglang_default_fraction(void **state)
     s.tensor_parallel_size = 8;
     p = plan_of(&m, NULL, &g, &s);
     assert_true(fabs(p.gpu_memory_utilization - 0.818) < 1e-9);
-    /* 0.4.9 to 0.5.2: (9.5 + 8 / 2) GiB under 90 GiB: round(67735 /
+    /* 0.4.7 to 0.5.2: (9.5 + 8 / 2) GiB under 90 GiB: round(67735 /
      * 81559, 3) = 0.831 */
     s.engine_version = 410;
     p = plan_of(&m, NULL, &g, &s);
     assert_true(fabs(p.gpu_memory_utilization - 0.831) < 1e-9);
-    /* early 2025 (@18bb216c): the TP table, 0.81 at TP 8, 0.88 at TP 1 */
+    /* TP 1: (9.5 + 0.5) GiB -> 0.874, as the ServerArgs dump of SGLang's
+     * docs notebook prints on 2025-06-16 (docs.sglang.ai
+     * frontend/frontend.html: "mem_fraction_static=0.874") */
+    s.tensor_parallel_size = 1;
+    s.engine_version = 407;
+    p = plan_of(&m, NULL, &g, &s);
+    assert_true(fabs(p.gpu_memory_utilization - 0.874) < 1e-9);
+    s.tensor_parallel_size = 8;
+    /* early 2025 (@18bb216c): the TP table, 0.81 at TP 8, 0.88 at TP 1
+     * (the same notebook prints 0.88 on 2025-05-15) */
     s.engine_version = 403;
     p = plan_of(&m, NULL, &g, &s);
     assert_true(fabs(p.gpu_memory_utilization - 0.81) < 1e-9);

@@ -479,6 +479,7 @@ static void sglang_finish(const kvb__engine_in *in, kvb_plan *p,
         p->kv_cache_bytes_per_gpu = full * cell;
     }
     p->max_total_tokens = full;
+    p->kv_bytes_per_token_per_gpu = cell; /* DP attention: attn_tp heads */
     p->block_bytes_per_gpu = cell * p->block_size;
     p->kv_cache_groups = 1;
     /* max_running_requests (managers/tp_worker.py): the user's value over

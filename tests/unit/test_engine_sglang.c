@@ -539,6 +539,22 @@ static void test_sglang_parallelism(void **state)
     assert_true(dp.weights_bytes_per_gpu > tp.weights_bytes_per_gpu);
     assert_int_equal(dp.kv_bytes_per_token_per_gpu,
                      tp.kv_bytes_per_token_per_gpu);
+    /* MHA under DP attention keeps max(1, H_kv // (tp / dp)) heads per
+     * rank: Qwen3-30B-A3B, TP 4 x DP 4 holds all 4 KV heads, 48 x 4 x
+     * 128 x 2 x 2 = 98304 B per token, against 24576 under plain TP 4 */
+    kvb_model mq = preset_model("Qwen3-30B-A3B");
+    kvb_quant bf = quant_of(KVB_QUANT_BF16);
+    kvb_gpu g4 = gpu_of(80 * GIB, 4);
+    s = sglang_serving(0, 0.8, 4);
+    s.data_parallel_size = 4;
+    s.enable_dp_attention = 1;
+    dp = plan_of(&mq, &bf, &g4, &s);
+    assert_int_equal(dp.kv_bytes_per_token_per_gpu, 98304);
+    assert_int_equal(dp.kv_cache_bytes_per_gpu, dp.max_total_tokens * 98304);
+    s.enable_dp_attention = 0;
+    s.data_parallel_size = 1;
+    tp = plan_of(&mq, &bf, &g4, &s);
+    assert_int_equal(tp.kv_bytes_per_token_per_gpu, 24576);
 }
 
 KVB_TESTS(cmocka_unit_test(test_sglang_versions),

@@ -485,6 +485,10 @@ static void sglang_finish(const kvb__engine_in *in, kvb_plan *p,
     /* max_running_requests (managers/tp_worker.py): the user's value over
      * dp, else max_total_num_tokens // 2; at most the request slots. */
     uint64_t slots = request_slots(full, in->s.max_model_len);
+    /* the pool had one slot more until mid-2025 ("max_running_requests=
+     * 2049" in the logs of 2025-01 to 2025-03, 2048 from 2025-07) */
+    if (!since(in, V(0, 4, 7)))
+        slots++;
     uint64_t run =
         in->s.max_num_seqs
             ? in->s.max_num_seqs / kvb__max(in->s.data_parallel_size, 1)

@@ -182,30 +182,31 @@ typedef struct record {
     double free_gib;    /* free memory at start when the log needs it */
     uint64_t logged;    /* #tokens / max_total_num_tokens */
     uint64_t per_token; /* K size + V size per token per GPU */
+    uint32_t running;   /* max_running_requests as logged; 0 unknown */
 } record;
 
 static const record records[] = {
     /* vllm-project/vllm#21348: "#tokens: 367404, K size: 8.23 GB" */
     {"sglang-log-001", "Qwen3-235B-A22B", "H100", KVB_QUANT_FP8, 4, 4, 0, 0.93,
-     0, 367404, 48128},
+     0, 367404, 48128, 0},
     /* docs.sglang.ai/start/send_request.html (2025-01-23):
      * "max_total_num_tokens=444500", mem_fraction_static=0.88 printed */
     {"sglang-log-008", "Llama-3.1-8B", "H100", KVB_QUANT_AUTO, 1, 1, 401, 0.88,
-     0, 444500, 131072},
+     0, 444500, 131072, 2049},
     /* sgl-project/sglang PR #4760 (2025-03-25): "#tokens: 442750" with
      * the release's default fraction */
     {"sglang-log-009", "Llama-3.1-8B", "H100", KVB_QUANT_AUTO, 1, 1, 404, 0, 0,
-     442750, 131072},
+     442750, 131072, 0},
     /* didier-durand/llms-in-clouds docs/sglang.md: QwQ-32B on 4 x L4,
      * 0.4.3.post4, "#tokens: 46611", mem_fraction_static=0.85 printed */
     {"sglang-log-010", "Qwen2.5-32B", "L4", KVB_QUANT_AUTO, 4, 4, 403, 0.85, 0,
-     46611, 65536},
+     46611, 65536, 2049},
     /* jerryzsj/my-deepseek-r1 README: R1-Distill-Qwen-7B on an RTX 3090
      * under WSL2, "max_total_num_tokens=105531"; the desktop holds part
      * of the card: free at start = "Load weight begin. avail mem=22.76
      * GB" + the CUDA context */
     {"sglang-log-011", "Qwen2.5-7B", "RTX-3090", KVB_QUANT_AUTO, 1, 1, 402,
-     0.88, 23.0, 105531, 57344},
+     0.88, 23.0, 105531, 57344, 2049},
 };
 
 static double plan_record(const record *r)
@@ -224,6 +225,8 @@ static double plan_record(const record *r)
     assert_int_equal(p.kv_bytes_per_token_per_gpu, r->per_token);
     assert_int_equal(p.max_total_tokens, p.max_kv_tokens);
     assert_int_equal(p.verdict, KVB_VERDICT_FITS);
+    if (r->running) /* "max_running_requests=2049" */
+        assert_int_equal(p.max_num_seqs, r->running);
     return (double)p.max_total_tokens;
 }
 

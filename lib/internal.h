@@ -591,6 +591,7 @@ void kvb__verdict_default(const kvb__engine_in *in, kvb_plan *p,
                           const kvb__stage_result *r, bool text);
 
 extern const kvb__engine kvb__engine_vllm;
+extern const kvb__engine kvb__engine_sglang; /* engines/sglang.c */
 extern const kvb__engine kvb__engine_trtllm; /* engines/trtllm.c */
 extern const kvb__engine kvb__engine_tgi;    /* engines/tgi.c */
 

@@ -1703,7 +1703,18 @@ typedef struct kvb_read_info {
     char arch_name[64];        /* model_type or general.architecture, as the
                                   file spells it */
     char warning[256];         /* warnings joined by "; ", truncated; "" */
+    /* ---- @since 0.2 ---- */
+    uint32_t options;          /* in: KVB_READ_* option bits, set by the
+                                  caller before the call (kept as given) */
 } kvb_read_info;
+
+/* ---- Reader options (kvb_read_info.options, @since 0.2) ---- */
+/* A model_type the library does not know is refused (KVB_EUNSUPPORTED
+ * naming model_type): its layer kinds and tensors are unknown.  With this
+ * bit it is read as a Llama-shaped decoder from the standard fields, with
+ * a warning (the command's --assume-llama). */
+#define KVB_READ_ASSUME_LLAMA (1u << 0)
+#define KVB_READ_OPTIONS_ALL_ ((1u << 1) - 1u) /* never use */
 
 /**
  * Fill a read report with zeros and set struct_size.

@@ -39,6 +39,7 @@ int kvb_cli_validate(int argc, char **argv);
 typedef struct cli_opts {
     const char *cmd; /* "plan", "fix", "explain" */
     bool json, help;
+    bool assume_llama; /* --assume-llama: KVB_READ_ASSUME_LLAMA */
     const char *positional[CLI_MAX_POSITIONAL];
     int npositional;
     const char *model;          /* --model NAME|PATH */

@@ -30,6 +30,7 @@ enum flag_kind {
     K_GPU_MEM,    /* --gpu-memory */
     K_GPUS,       /* --gpus */
     K_GPU_FREE,   /* --gpu-free */
+    K_ASSUME,     /* --assume-llama */
 };
 
 typedef struct flag {
@@ -60,6 +61,7 @@ typedef struct flag {
 static const flag flags[] = {
     {"--json", NULL, K_JSON, 0, 0, -1, NULL},
     {"--help", "-h", K_HELP, 0, 0, -1, NULL},
+    {"--assume-llama", NULL, K_ASSUME, 0, 0, -1, NULL},
     OPT("--model", "-m", model),
     OPT("--arch", NULL, arch),
     OPT("--quant", "--quantization", quant),
@@ -371,7 +373,8 @@ static const flag *find_flag(const char *name, size_t len)
 
 static bool takes_value(const flag *f)
 {
-    return f->kind != K_JSON && f->kind != K_HELP && f->kind != K_SERV_FLAG;
+    return f->kind != K_JSON && f->kind != K_HELP && f->kind != K_SERV_FLAG &&
+           f->kind != K_ASSUME;
 }
 
 /* One flag at argv[*i] ("--name value" or "--name=value"). */
@@ -395,6 +398,8 @@ static int parse_flag(const char *cmd, int argc, char **argv, int *i,
             o->json = true;
         else if (f->kind == K_HELP)
             o->help = true;
+        else if (f->kind == K_ASSUME)
+            o->assume_llama = true;
         else {
             o->serving_flags.enforce_eager = 1;
             o->serving_set[f->index] = true;
@@ -461,6 +466,7 @@ static bool looks_like_path(const char *s)
 static int model_from_file(const cli_opts *o, cli_inputs *in)
 {
     kvb_error e = KVB_ERROR_INIT;
+    in->read.options = o->assume_llama ? KVB_READ_ASSUME_LLAMA : 0;
     if (kvb_model_read(o->model, &in->model, &in->quant, &in->read, &e)) {
         if (e.line > 0)
             cli_error(o->cmd, "--model %s: line %lld, column %lld: %s",
@@ -485,7 +491,11 @@ static int apply_model(const cli_opts *o, cli_inputs *in)
     if (o->model) {
         kvb_error e = KVB_ERROR_INIT;
         struct stat sb;
-        if (kvb_preset_model_find(o->model, &in->model, &e) == KVB_OK) {
+        if (stat(o->model, &sb) == 0) {
+            /* A local folder or file wins over a preset of the same name. */
+            if (model_from_file(o, in))
+                return CLI_EXIT_USAGE;
+        } else if (kvb_preset_model_find(o->model, &in->model, &e) == KVB_OK) {
             snprintf(in->model_source, sizeof in->model_source, "preset");
         } else if (!looks_like_path(o->model)) {
             return cli_lib_error(o->cmd, &e);
@@ -724,6 +734,10 @@ void cli_print_input_help(FILE *out)
         "                           Hugging Face config keys; with --model "
         "they\n"
         "                           override the preset's fields\n"
+        "  --assume-llama           read a config.json of an unknown "
+        "model_type as\n"
+        "                           a Llama-shaped decoder (refused without "
+        "it)\n"
         "  --quant METHOD           fp16 bf16 fp32 fp8 gptq-8 gptq-4 awq-4 "
         "q8_0\n"
         "                           q6_k q5_k_m q4_k_m q4_0 bnb-4 mxfp4\n"

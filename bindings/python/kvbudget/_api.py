@@ -520,18 +520,32 @@ class ModelFile:
     info: "ReadInfo"
 
 
-def read_model(path: Union[str, "os.PathLike[str]"]) -> ModelFile:
+# kvb_read_info.options bits (include/kvbudget.h)
+READ_ASSUME_LLAMA = 1
+
+
+def _read_info(assume_llama: bool) -> "_capi.ReadInfo":
+    ci = _capi.ReadInfo()
+    ci.options = READ_ASSUME_LLAMA if assume_llama else 0
+    return ci
+
+
+def read_model(path: Union[str, "os.PathLike[str]"],
+               assume_llama: bool = False) -> ModelFile:
     """``kvb_model_read``: a model directory, config.json, .safetensors
-    (or its index) or GGUF file; headers only."""
-    cm, cq, ci = _capi.Model(), _capi.Quant(), _capi.ReadInfo()
+    (or its index) or GGUF file; headers only.  An unknown model_type is
+    refused unless ``assume_llama`` (KVB_READ_ASSUME_LLAMA)."""
+    cm, cq, ci = _capi.Model(), _capi.Quant(), _read_info(assume_llama)
     _lib().kvb_model_read(os.fsencode(path), cm, cq, ci, _capi.Error())
     return ModelFile(Model.from_c(cm), Quant.from_c(cq), ReadInfo.from_c(ci))
 
 
-def parse_config(text: Union[str, bytes]) -> ModelFile:
-    """``kvb_config_parse``: a Hugging Face config.json's text."""
+def parse_config(text: Union[str, bytes],
+                 assume_llama: bool = False) -> ModelFile:
+    """``kvb_config_parse``: a Hugging Face config.json's text; an unknown
+    model_type is refused unless ``assume_llama``."""
     raw = _as_bytes(text)
-    cm, cq, ci = _capi.Model(), _capi.Quant(), _capi.ReadInfo()
+    cm, cq, ci = _capi.Model(), _capi.Quant(), _read_info(assume_llama)
     _lib().kvb_config_parse(raw, len(raw), cm, cq, ci, _capi.Error())
     return ModelFile(Model.from_c(cm), Quant.from_c(cq), ReadInfo.from_c(ci))
 

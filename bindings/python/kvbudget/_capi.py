@@ -379,7 +379,8 @@ class ReadInfo(CStruct):
               ("tensor_count", "uint64_t"), ("fields_from_file", "uint64_t"),
               ("header_bytes", "uint64_t"), ("shard_count", "uint32_t"),
               ("file_version", "uint32_t"), ("warning_count", "uint32_t"),
-              ("arch_name", "char", 64), ("warning", "char", 256))
+              ("arch_name", "char", 64), ("warning", "char", 256),
+              ("options", "uint32_t"))
 
 
 @_mirror

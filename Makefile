@@ -6,7 +6,8 @@ MAKEFLAGS += --no-print-directory
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps configure build run test asan bench accuracy install format clean
+.PHONY: all deps configure build run test asan bench accuracy install format clean \
+	web web-screenshot
 
 all: build
 
@@ -39,6 +40,18 @@ asan:
 # benchmark once, tiny).  Installs bench/node from its lock file if missing.
 bench: build
 	@$$(test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3) bench/run.py --build $(BUILD)
+
+# The calculator page: the library and the command compiled to
+# WebAssembly with Debian's emscripten, into web/dist/ (docs/web.md).
+# Installs emscripten (and dpkg-dev, for jansson's source package) as root.
+web:
+	@KVB_DEPS_EXTRA="emscripten dpkg-dev" sh .ci/deps.sh
+	@sh web/build.sh build-web web/dist
+
+# Re-take docs/web.png and docs/web-phone.png with the browser tests.
+web-screenshot: build
+	@KVB_WEB_SHOTS=$(CURDIR)/docs ctest --test-dir $(BUILD) -R web.browser \
+		--output-on-failure
 
 format:
 	@sh scripts/format.sh

@@ -71,6 +71,7 @@ typedef struct cli_inputs {
     bool have_model, have_gpu;
     bool from_file; /* --model named a file: read holds the report */
     kvb_read_info read;
+    char model_note[256];  /* what --model resolved to (preset + format) */
     char model_source[32]; /* "preset", "file", "flags", "preset+flags",
                               "log" */
 } cli_inputs;

@@ -495,9 +495,18 @@ static int apply_model(const cli_opts *o, cli_inputs *in)
             /* A local folder or file wins over a preset of the same name. */
             if (model_from_file(o, in))
                 return CLI_EXIT_USAGE;
-        } else if (kvb_preset_model_find(o->model, &in->model, &e) == KVB_OK) {
+        } else if (kvb_preset_model_resolve(
+                       o->model, &in->model, &in->quant, in->model_note,
+                       sizeof in->model_note, &e) == KVB_OK) {
             snprintf(in->model_source, sizeof in->model_source, "preset");
-        } else if (!looks_like_path(o->model)) {
+            /* Said with the reader's warnings, in both outputs. */
+            if (in->model_note[0]) {
+                snprintf(in->read.warning, sizeof in->read.warning, "%s",
+                         in->model_note);
+                in->read.warning_count = 1;
+            }
+        } else if (!looks_like_path(o->model) || e.status != KVB_ENOTFOUND ||
+                   strstr(e.message, "did you mean")) {
             return cli_lib_error(o->cmd, &e);
         } else if (stat(o->model, &sb) != 0) {
             cli_error(o->cmd,
@@ -535,7 +544,9 @@ static int apply_model(const cli_opts *o, cli_inputs *in)
 static int apply_quant(const cli_opts *o, cli_inputs *in)
 {
     kvb_error e = KVB_ERROR_INIT;
-    if (o->quant && kvb_quant_method_find(o->quant, &in->quant.method, &e))
+    /* --quant auto: what the checkpoint stores (already in in->quant). */
+    if (o->quant && strcmp(o->quant, "auto") != 0 &&
+        kvb_quant_method_find(o->quant, &in->quant.method, &e))
         return cli_lib_error(o->cmd, &e);
     if (o->dtype && (kvb_dtype_find(o->dtype, &in->quant.dtype, &e) ||
                      in->quant.dtype == KVB_DTYPE_FP8)) {

@@ -58,8 +58,9 @@ static void test_read_hf_non_finite(void **state)
     (void)state;
     /* Python's json writes these; nvidia/Nemotron-H-8B-Base-8K's
      * config.json has "time_step_limit": [0.0, Infinity]. */
-    result r = parse("{" LLAMA_BODY ",\n\"time_step_limit\": [0.0, Infinity],"
-                     "\n\"a\": -Infinity, \"b\": NaN, \"s\": \"NaN Infinity\"}");
+    result r =
+        parse("{" LLAMA_BODY ",\n\"time_step_limit\": [0.0, Infinity],"
+              "\n\"a\": -Infinity, \"b\": NaN, \"s\": \"NaN Infinity\"}");
     expect_ok(&r, "Infinity/NaN in unread keys");
     assert_int_equal(r.m.num_hidden_layers, 32);
     /* In a field the model needs it is an error at its own position. */
@@ -130,10 +131,11 @@ static void test_read_hf_nested(void **state)
     (void)state;
     /* language_config (DeepSeek-VL2, Janus), with a quantization_config
      * inside the nested object. */
-    result r = parse("{\"model_type\": \"some_vl\", \"language_config\": {"
-                     LLAMA_BODY ", \"quantization_config\": {"
-                     "\"quant_method\": \"fp8\", \"weight_block_size\": "
-                     "[128, 128]}}}");
+    result r =
+        parse("{\"model_type\": \"some_vl\", \"language_config\": {" LLAMA_BODY
+              ", \"quantization_config\": {"
+              "\"quant_method\": \"fp8\", \"weight_block_size\": "
+              "[128, 128]}}}");
     expect_ok(&r, "language_config");
     assert_int_equal(r.m.arch, KVB_ARCH_LLAMA);
     assert_int_equal(r.m.hidden_size, 4096);

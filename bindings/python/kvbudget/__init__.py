@@ -36,7 +36,8 @@ from ._api import (Explanation, LogInputs, ModelFile, apply_fix, arch,
                    parse_config, parse_gguf, parse_log, parse_safetensors,
                    plan, probe_count, probe_device, quant, quant_method,
                    quant_method_name, quant_method_note, read_model,
-                   render_fix, serving, status_name, strerror, tensors,
+                   render_fix, resolve_model, serving, status_name,
+                   strerror, tensors,
                    validate, validate_model, weights)
 from ._batch import HAVE_NUMPY, BatchResult, BatchRow, plan_batch, sweep
 from ._capi import library_path, set_library_path
@@ -65,7 +66,7 @@ __all__ = [
     "read_model", "parse_config", "parse_safetensors", "parse_gguf",
     "ModelFile", "probe_count", "probe_device", "device_gpu", "validate",
     # building blocks
-    "model", "gpu", "instance", "instance_gpu", "quant", "serving",
+    "model", "resolve_model", "gpu", "instance", "instance_gpu", "quant", "serving",
     "weights", "kv_bytes_per_token", "param_count", "tensors",
     "validate_model", "field_bounds", "quant_method", "quant_method_name",
     "quant_method_note", "dtype", "arch", "engine", "presets",

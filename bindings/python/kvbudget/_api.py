@@ -208,6 +208,18 @@ def model(name: str) -> Model:
     return Model.from_c(_model_c(name))
 
 
+def resolve_model(name: str) -> Tuple[Model, Quant, str]:
+    """``kvb_preset_model_resolve``: a preset or a Hugging Face repository
+    name ("Qwen/Qwen2.5-72B-Instruct-AWQ") to the preset, the checkpoint's
+    own format and a note saying what was resolved."""
+    cm, cq = _capi.Model(), _capi.Quant()
+    note = ctypes.create_string_buffer(256)
+    _lib().kvb_preset_model_resolve(_name(name, "model"), cm, cq, note,
+                                    len(note), _capi.Error())
+    return (Model.from_c(cm), Quant.from_c(cq),
+            note.value.decode("utf-8", "replace"))
+
+
 def gpu(name: str, count: Optional[int] = None) -> Gpu:
     """``kvb_preset_gpu_find``: a preset GPU ("A10G", "h100"), with an
     optional count."""

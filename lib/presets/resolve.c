@@ -130,7 +130,8 @@ static size_t distance(const char *a, const char *b)
         for (size_t j = 1; j <= m; j++) {
             size_t sub = prev[j - 1] + ((a[i - 1] | 0x20) != (b[j - 1] | 0x20));
             size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            cur[j] =
+                sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
         }
         memcpy(prev, cur, (m + 1) * sizeof prev[0]);
     }
@@ -236,8 +237,8 @@ kvb_status kvb_preset_model_resolve(const char *name, kvb_model *model,
         q.method = s->method;
         q.group_size = s->group;
         q.fp8_scale = s->fp8_scale;
-        bool modelopt = n > 7 && (name[0] | 0x20) == 'n' &&
-                        has_prefix(name, "nvidia/");
+        bool modelopt =
+            n > 7 && (name[0] | 0x20) == 'n' && has_prefix(name, "nvidia/");
         if (q.method == KVB_QUANT_FP8 && modelopt)
             q.fp8_scale = KVB_FP8_SCALE_TENSOR; /* ModelOpt: per tensor */
         if (note && note_cap)

@@ -235,6 +235,13 @@ static kvb_status compressed(qcfg *q)
     kvb_status st = bits(q, w, "num_bits", &b);
     if (!st && b == 8 && type && strcmp(type, "float") == 0)
         return ct_float8(q, w);
+    if (!st && b == 8 && type && strcmp(type, "int") == 0) {
+        /* W8A8 INT8 (RedHatAI ...-quantized.w8a8): one byte per weight
+         * and a scale per channel or tensor, the bytes of FP8. */
+        kvb__read_warn(q->r, "compressed-tensors int8 is sized as fp8 "
+                             "(one byte per weight, the same scales)");
+        return ct_float8(q, w);
+    }
     if (!st && b == 4 && type && strcmp(type, "int") == 0) {
         kvb__read_warn(q->r, "compressed-tensors int4 is sized as awq-4 "
                              "(packed int4 with per-group scales)");
@@ -248,7 +255,7 @@ static kvb_status compressed(qcfg *q)
         return st;
     return qfail(q, KVB_EUNSUPPORTED, "num_bits",
                  "compressed-tensors weights of %lld-bit %s have no "
-                 "kvb_quant_method; allowed: 8-bit float, 4-bit int",
+                 "kvb_quant_method; allowed: 8-bit float or int, 4-bit int",
                  (long long)b, type ? type : "(no type)");
 }
 

@@ -183,7 +183,26 @@ static void test_read_hf_unknown_family(void **state)
     assert_non_null(strstr(r.info.warning, "vision_config"));
 }
 
+static void test_read_hf_w8a8_int8(void **state)
+{
+    (void)state;
+    /* RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8: compressed-
+     * tensors int8 weights with channel scales. */
+    result r = parse("{" LLAMA_BODY ", \"quantization_config\": {"
+                     "\"quant_method\": \"compressed-tensors\", "
+                     "\"config_groups\": {\"group_0\": {\"targets\": "
+                     "[\"Linear\"], \"weights\": {\"num_bits\": 8, "
+                     "\"type\": \"int\", \"symmetric\": true, "
+                     "\"strategy\": \"channel\"}}}, \"ignore\": "
+                     "[\"lm_head\"]}}");
+    expect_ok(&r, "w8a8 int8");
+    assert_int_equal(r.q.method, KVB_QUANT_FP8);
+    assert_int_equal(r.q.fp8_scale, KVB_FP8_SCALE_CHANNEL);
+    assert_non_null(strstr(r.info.warning, "int8"));
+}
+
 KVB_TESTS(cmocka_unit_test(test_read_hf_non_finite),
           cmocka_unit_test(test_read_hf_gemma3_defaults),
           cmocka_unit_test(test_read_hf_nested),
-          cmocka_unit_test(test_read_hf_unknown_family));
+          cmocka_unit_test(test_read_hf_unknown_family),
+          cmocka_unit_test(test_read_hf_w8a8_int8));

@@ -22,8 +22,8 @@ static resolved resolve(const char *name)
     assert_int_equal(KVB_MODEL_INIT(&r.m), KVB_OK);
     assert_int_equal(KVB_QUANT_INIT(&r.q), KVB_OK);
     assert_int_equal(kvb_error_init(&r.e, sizeof r.e), KVB_OK);
-    r.st = kvb_preset_model_resolve(name, &r.m, &r.q, r.note, sizeof r.note,
-                                    &r.e);
+    r.st =
+        kvb_preset_model_resolve(name, &r.m, &r.q, r.note, sizeof r.note, &r.e);
     return r;
 }
 
@@ -63,12 +63,12 @@ static void test_resolve_native(void **state)
 static void test_resolve_repo_names(void **state)
 {
     (void)state;
-    expect("Qwen/Qwen2.5-72B-Instruct-AWQ", "Qwen2.5-72B", KVB_QUANT_AWQ_4,
+    expect("Qwen/Qwen2.5-72B-Instruct-AWQ", "Qwen2.5-72B", KVB_QUANT_AWQ_4, 128,
+           0);
+    expect("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4", "Qwen2.5-7B", KVB_QUANT_GPTQ_4,
            128, 0);
-    expect("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4", "Qwen2.5-7B",
-           KVB_QUANT_GPTQ_4, 128, 0);
-    expect("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8", "Qwen2.5-7B",
-           KVB_QUANT_GPTQ_8, 128, 0);
+    expect("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8", "Qwen2.5-7B", KVB_QUANT_GPTQ_8,
+           128, 0);
     expect("hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4",
            "Llama-3.1-70B", KVB_QUANT_AWQ_4, 128, 0);
     expect("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", "Llama-3.1-8B",
@@ -78,8 +78,8 @@ static void test_resolve_repo_names(void **state)
     expect("Qwen/Qwen3-8B-FP8", "Qwen3-8B", KVB_QUANT_FP8, 0,
            KVB_FP8_SCALE_BLOCK128);
     /* ModelOpt FP8: one scale per tensor. */
-    expect("nvidia/Llama-3.1-8B-Instruct-FP8", "Llama-3.1-8B", KVB_QUANT_FP8,
-           0, KVB_FP8_SCALE_TENSOR);
+    expect("nvidia/Llama-3.1-8B-Instruct-FP8", "Llama-3.1-8B", KVB_QUANT_FP8, 0,
+           KVB_FP8_SCALE_TENSOR);
     resolved r = resolve("Qwen/Qwen2.5-72B-Instruct-AWQ");
     assert_non_null(strstr(r.note, "Qwen2.5-72B"));
     assert_non_null(strstr(r.note, "awq-4"));

@@ -1056,6 +1056,31 @@ KVB_API KVB_NODISCARD
 kvb_status kvb_preset_model_find(const char *name, kvb_model *model,
                                  kvb_error *err);
 /**
+ * Resolve a model name the way a user types it: a preset name or alias,
+ * or a Hugging Face repository name, official or a common quantized
+ * variant (Qwen/Qwen2.5-72B-Instruct-AWQ, RedHatAI/...-FP8-dynamic,
+ * hugging-quants/...-AWQ-INT4, ...-GPTQ-Int4/Int8,
+ * ...-quantized.w4a16/w8a8).  *quant gets the checkpoint's own format:
+ * the preset's native one (gpt-oss MXFP4, DeepSeek-V3/R1 FP8 blocks) or
+ * the one the name implies.  The one place that decides "is this a
+ * preset?" for the command and the bindings.
+ * @param[in]  name   what the user typed.
+ * @param[out] model  the preset (initialised by KVB_MODEL_INIT).
+ * @param[out] quant  its format (initialised by KVB_QUANT_INIT); may be NULL.
+ * @param[out] note   what was resolved, for the output ("Qwen2.5-72B,
+ *                    awq-4 from the repository name"); "" for an exact
+ *                    preset in its native format; may be NULL.
+ * @param[in]  note_cap  bytes at note.
+ * @return KVB_OK, KVB_ENOTFOUND (the message says "did you mean X?" when
+ *         a preset is close), KVB_EUNSUPPORTED (a format the name implies
+ *         that this version cannot size, such as NVFP4); details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_preset_model_resolve(const char *name, kvb_model *model,
+                                    kvb_quant *quant, char *note,
+                                    size_t note_cap, kvb_error *err);
+/**
  * The published parameter count of model preset `index` (what its card or
  * its computed-from-config figure says), for checking the inventory.
  * @return KVB_OK or KVB_ERANGE.  @since 0.1
@@ -1715,7 +1740,18 @@ typedef struct kvb_read_info {
     char arch_name[64];        /* model_type or general.architecture, as the
                                   file spells it */
     char warning[256];         /* warnings joined by "; ", truncated; "" */
+    /* ---- @since 0.2 ---- */
+    uint32_t options;          /* in: KVB_READ_* option bits, set by the
+                                  caller before the call (kept as given) */
 } kvb_read_info;
+
+/* ---- Reader options (kvb_read_info.options, @since 0.2) ---- */
+/* A model_type the library does not know is refused (KVB_EUNSUPPORTED
+ * naming model_type): its layer kinds and tensors are unknown.  With this
+ * bit it is read as a Llama-shaped decoder from the standard fields, with
+ * a warning (the command's --assume-llama). */
+#define KVB_READ_ASSUME_LLAMA (1u << 0)
+#define KVB_READ_OPTIONS_ALL_ ((1u << 1) - 1u) /* never use */
 
 /**
  * Fill a read report with zeros and set struct_size.

@@ -40,6 +40,7 @@ int kvb_cli_validate(int argc, char **argv);
 typedef struct cli_opts {
     const char *cmd; /* "plan", "fix", "explain" */
     bool json, help;
+    bool assume_llama; /* --assume-llama: KVB_READ_ASSUME_LLAMA */
     const char *positional[CLI_MAX_POSITIONAL];
     int npositional;
     const char *model;          /* --model NAME|PATH */
@@ -80,7 +81,8 @@ typedef struct cli_inputs {
     bool have_model, have_gpu;
     bool from_file; /* --model named a file: read holds the report */
     kvb_read_info read;
-    bool from_ref; /* --model was a reference: where says whence */
+    char model_note[256]; /* what --model resolved to (preset + format) */
+    bool from_ref;        /* --model was a reference: where says whence */
     kvb_ref_info where;
     char model_source[32]; /* "preset", "file", "flags", "preset+flags",
                               "log" */

@@ -378,6 +378,7 @@ static const field_row read_info_fields[] = {
     F(T, header_bytes, uint64_t),  F(T, shard_count, uint32_t),
     F(T, file_version, uint32_t),  F(T, warning_count, uint32_t),
     A(T, arch_name, char),         A(T, warning, char),
+    F(T, options, uint32_t),
 };
 #undef T
 

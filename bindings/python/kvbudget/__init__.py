@@ -38,7 +38,8 @@ from ._api import (REF_NO_CACHE, REF_NO_ENV, REF_OFFLINE, REF_STORE_CACHE,
                    parse_config, parse_gguf, parse_log, parse_safetensors,
                    plan, probe_count, probe_device, quant, quant_method,
                    quant_method_name, quant_method_note, read_model,
-                   render_fix, serving, status_name, strerror, tensors,
+                   render_fix, resolve_model, serving, status_name,
+                   strerror, tensors,
                    validate, validate_model, weights)
 from ._batch import HAVE_NUMPY, BatchResult, BatchRow, plan_batch, sweep
 from ._capi import library_path, set_library_path
@@ -71,7 +72,7 @@ __all__ = [
     "hub_built", "REF_OFFLINE", "REF_NO_ENV", "REF_STORE_CACHE",
     "REF_NO_CACHE", "probe_count", "probe_device", "device_gpu", "validate",
     # building blocks
-    "model", "gpu", "instance", "instance_gpu", "quant", "serving",
+    "model", "resolve_model", "gpu", "instance", "instance_gpu", "quant", "serving",
     "weights", "kv_bytes_per_token", "param_count", "tensors",
     "validate_model", "field_bounds", "quant_method", "quant_method_name",
     "quant_method_note", "dtype", "arch", "engine", "presets",

@@ -208,6 +208,18 @@ def model(name: str) -> Model:
     return Model.from_c(_model_c(name))
 
 
+def resolve_model(name: str) -> Tuple[Model, Quant, str]:
+    """``kvb_preset_model_resolve``: a preset or a Hugging Face repository
+    name ("Qwen/Qwen2.5-72B-Instruct-AWQ") to the preset, the checkpoint's
+    own format and a note saying what was resolved."""
+    cm, cq = _capi.Model(), _capi.Quant()
+    note = ctypes.create_string_buffer(256)
+    _lib().kvb_preset_model_resolve(_name(name, "model"), cm, cq, note,
+                                    len(note), _capi.Error())
+    return (Model.from_c(cm), Quant.from_c(cq),
+            note.value.decode("utf-8", "replace"))
+
+
 def gpu(name: str, count: Optional[int] = None) -> Gpu:
     """``kvb_preset_gpu_find``: a preset GPU ("A10G", "h100"), with an
     optional count."""
@@ -524,10 +536,22 @@ class ModelFile:
     info: "ReadInfo"
 
 
-def read_model(path: Union[str, "os.PathLike[str]"]) -> ModelFile:
+# kvb_read_info.options bits (include/kvbudget.h)
+READ_ASSUME_LLAMA = 1
+
+
+def _read_info(assume_llama: bool) -> "_capi.ReadInfo":
+    ci = _capi.ReadInfo()
+    ci.options = READ_ASSUME_LLAMA if assume_llama else 0
+    return ci
+
+
+def read_model(path: Union[str, "os.PathLike[str]"],
+               assume_llama: bool = False) -> ModelFile:
     """``kvb_model_read``: a model directory, config.json, .safetensors
-    (or its index) or GGUF file; headers only."""
-    cm, cq, ci = _capi.Model(), _capi.Quant(), _capi.ReadInfo()
+    (or its index) or GGUF file; headers only.  An unknown model_type is
+    refused unless ``assume_llama`` (KVB_READ_ASSUME_LLAMA)."""
+    cm, cq, ci = _capi.Model(), _capi.Quant(), _read_info(assume_llama)
     _lib().kvb_model_read(os.fsencode(path), cm, cq, ci, _capi.Error())
     return ModelFile(Model.from_c(cm), Quant.from_c(cq), ReadInfo.from_c(ci))
 
@@ -600,10 +624,12 @@ def hub_built() -> bool:
     return bool(_lib().kvb_hub_built())
 
 
-def parse_config(text: Union[str, bytes]) -> ModelFile:
-    """``kvb_config_parse``: a Hugging Face config.json's text."""
+def parse_config(text: Union[str, bytes],
+                 assume_llama: bool = False) -> ModelFile:
+    """``kvb_config_parse``: a Hugging Face config.json's text; an unknown
+    model_type is refused unless ``assume_llama``."""
     raw = _as_bytes(text)
-    cm, cq, ci = _capi.Model(), _capi.Quant(), _capi.ReadInfo()
+    cm, cq, ci = _capi.Model(), _capi.Quant(), _read_info(assume_llama)
     _lib().kvb_config_parse(raw, len(raw), cm, cq, ci, _capi.Error())
     return ModelFile(Model.from_c(cm), Quant.from_c(cq), ReadInfo.from_c(ci))
 

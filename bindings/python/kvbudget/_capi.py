@@ -379,7 +379,8 @@ class ReadInfo(CStruct):
               ("tensor_count", "uint64_t"), ("fields_from_file", "uint64_t"),
               ("header_bytes", "uint64_t"), ("shard_count", "uint32_t"),
               ("file_version", "uint32_t"), ("warning_count", "uint32_t"),
-              ("arch_name", "char", 64), ("warning", "char", 256))
+              ("arch_name", "char", 64), ("warning", "char", 256),
+              ("options", "uint32_t"))
 
 
 @_mirror
@@ -632,6 +633,9 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
     ("kvb_preset_model_get", [c_size_t, _P(Model), _P(Error)], _status,
      _check),
     ("kvb_preset_model_find", [_str, _P(Model), _P(Error)], _status, _check),
+    ("kvb_preset_model_resolve",
+     [_str, _P(Model), _P(Quant), _P(c_char), c_size_t, _P(Error)], _status,
+     _check),
     ("kvb_preset_model_published_params",
      [c_size_t, _P(c_uint64), _P(Error)], _status, _check),
     ("kvb_preset_gpu_count", [], c_size_t, None),

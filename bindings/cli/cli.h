@@ -25,6 +25,7 @@ int kvb_cli_plan(int argc, char **argv);
 int kvb_cli_fix(int argc, char **argv);
 int kvb_cli_explain(int argc, char **argv);
 int kvb_cli_list(int argc, char **argv);
+int kvb_cli_check(int argc, char **argv);
 /* Provided by cmd_probe.c; probe_default.c has weak stand-ins. */
 int kvb_cli_probe(int argc, char **argv);
 int kvb_cli_validate(int argc, char **argv);

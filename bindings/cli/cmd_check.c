@@ -138,8 +138,9 @@ static int load(const char *path, input *in)
         fclose(f);
     }
     if (!in->text) {
-        cli_error("check", "%s: cannot read: out of memory or larger than "
-                           "64 MiB",
+        cli_error("check",
+                  "%s: cannot read: out of memory or larger than "
+                  "64 MiB",
                   path);
         return CLI_EXIT_USAGE;
     }
@@ -153,8 +154,8 @@ static char *lib_text(const input *in, const kvb_check_options *o, bool fix,
     size_t need = 0;
     kvb_status st =
         fix ? kvb_check_fix(in->text, in->len, o, NULL, 0, &need, changed, e)
-            : kvb_check_manifest(in->text, in->len, in->path, o, NULL, 0,
-                                 &need, e);
+            : kvb_check_manifest(in->text, in->len, in->path, o, NULL, 0, &need,
+                                 e);
     if (st != KVB_EBUFSIZE)
         return NULL;
     char *buf = malloc(need);
@@ -219,12 +220,14 @@ static void print_text(json_t *report)
                           : !strcmp(v, "fails") ? st.red
                                                 : st.yellow;
         printf("%s%s:%lld%s: document %lld, %s/%s, container %s\n", st.bold,
-               jstr(d, "file"), (long long)json_integer_value(json_object_get(d, "line")),
-               st.reset, (long long)json_integer_value(json_object_get(d, "document")),
+               jstr(d, "file"),
+               (long long)json_integer_value(json_object_get(d, "line")),
+               st.reset,
+               (long long)json_integer_value(json_object_get(d, "document")),
                jstr(d, "kind"), jstr(d, "name"), jstr(d, "container"));
         printf("  engine %s%s%s, model %s, GPU %lld x %s\n", jstr(d, "engine"),
-               *jstr(d, "engine_version") ? " " : "",
-               jstr(d, "engine_version"), *jstr(d, "model") ? jstr(d, "model") : "?",
+               *jstr(d, "engine_version") ? " " : "", jstr(d, "engine_version"),
+               *jstr(d, "model") ? jstr(d, "model") : "?",
                (long long)json_integer_value(json_object_get(d, "gpu_count")),
                *jstr(d, "gpu") ? jstr(d, "gpu") : "?");
         printf("  %s%s%s: %s\n", col,
@@ -251,13 +254,12 @@ static void print_text(json_t *report)
         }
         putchar('\n');
     }
-    json_array_foreach(json_object_get(report, "not_understood"), i, d)
-        printf("%s:%lld: document %lld, %s%s%s: not checked: %s\n",
-               jstr(d, "file"),
-               (long long)json_integer_value(json_object_get(d, "line")),
-               (long long)json_integer_value(json_object_get(d, "document")),
-               *jstr(d, "kind") ? jstr(d, "kind") : "(no kind)",
-               *jstr(d, "name") ? "/" : "", jstr(d, "name"), jstr(d, "reason"));
+    json_array_foreach(json_object_get(report, "not_understood"), i, d) printf(
+        "%s:%lld: document %lld, %s%s%s: not checked: %s\n", jstr(d, "file"),
+        (long long)json_integer_value(json_object_get(d, "line")),
+        (long long)json_integer_value(json_object_get(d, "document")),
+        *jstr(d, "kind") ? jstr(d, "kind") : "(no kind)",
+        *jstr(d, "name") ? "/" : "", jstr(d, "name"), jstr(d, "reason"));
 }
 
 /* GitHub Actions workflow commands: '%', CR and LF escaped. */
@@ -288,22 +290,22 @@ static void print_github(json_t *report, bool strict)
         const char *v = jstr(d, "verdict");
         if (!strcmp(v, "fits"))
             continue;
-        const char *level =
-            !strcmp(v, "fails") || strict ? "error" : "warning";
+        const char *level = !strcmp(v, "fails") || strict ? "error" : "warning";
         printf("::%s file=", level);
         gh_escape(jstr(d, "file"), true);
-        printf(",line=%lld,title=", (long long)json_integer_value(json_object_get(d, "line")));
+        printf(",line=%lld,title=",
+               (long long)json_integer_value(json_object_get(d, "line")));
         char title[256];
-        snprintf(title, sizeof title, "kvbudget: %s/%s %s",
-                 jstr(d, "kind"), jstr(d, "name"),
+        snprintf(title, sizeof title, "kvbudget: %s/%s %s", jstr(d, "kind"),
+                 jstr(d, "name"),
                  !strcmp(v, "fails") ? "will fail" : "cannot be judged");
         gh_escape(title, true);
         printf("::");
         gh_escape(first_reason(d), false);
         json_t *f = json_array_get(json_object_get(d, "fixes"), 0);
         size_t k;
-        json_array_foreach(json_object_get(d, "fixes"), k, f) if (
-            json_is_true(json_object_get(f, "fits")))
+        json_array_foreach(json_object_get(d, "fixes"), k,
+                           f) if (json_is_true(json_object_get(f, "fits")))
         {
             gh_escape("; fix: ", false);
             gh_escape(jstr(f, "title"), false);
@@ -326,12 +328,12 @@ static json_t *sarif(json_t *report)
         char msg[1024];
         json_t *f, *fix = NULL;
         size_t k;
-        json_array_foreach(json_object_get(d, "fixes"), k, f) if (
-            !fix && json_is_true(json_object_get(f, "fits"))) fix = f;
-        snprintf(msg, sizeof msg, "%s/%s container %s: %s%s%s",
-                 jstr(d, "kind"), jstr(d, "name"), jstr(d, "container"),
-                 first_reason(d), fix ? "; fix: " : "",
-                 fix ? jstr(fix, "title") : "");
+        json_array_foreach(
+            json_object_get(d, "fixes"), k,
+            f) if (!fix && json_is_true(json_object_get(f, "fits"))) fix = f;
+        snprintf(msg, sizeof msg, "%s/%s container %s: %s%s%s", jstr(d, "kind"),
+                 jstr(d, "name"), jstr(d, "container"), first_reason(d),
+                 fix ? "; fix: " : "", fix ? jstr(fix, "title") : "");
         json_int_t line = json_integer_value(json_object_get(d, "line"));
         json_array_append_new(
             results,
@@ -344,7 +346,8 @@ static json_t *sarif(json_t *report)
                       "startLine", line > 0 ? line : 1));
     }
     return json_pack(
-        "{s:s,s:s,s:[{s:{s:{s:s,s:s,s:s,s:[{s:s,s:{s:s}},{s:s,s:{s:s}}]}},s:o}]}",
+        "{s:s,s:s,s:[{s:{s:{s:s,s:s,s:s,s:[{s:s,s:{s:s}},{s:s,s:{s:s}}]}},s:o}]"
+        "}",
         "$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version",
         "2.1.0", "runs", "tool", "driver", "name", "kvbudget", "version",
         kvb_version_string(), "informationUri",
@@ -353,8 +356,8 @@ static json_t *sarif(json_t *report)
         "the serving container will not start (out of GPU memory or KV "
         "cache)",
         "id", "kvbudget/unknown", "shortDescription", "text",
-        "the serving container cannot be judged from the manifest",
-        "results", results);
+        "the serving container cannot be judged from the manifest", "results",
+        results);
 }
 
 int kvb_cli_check(int argc, char **argv)

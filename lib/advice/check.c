@@ -141,12 +141,12 @@ static bool has_template(const char *s)
 /* ---- words (a container's command line) ---- */
 
 typedef struct words {
-    char *w[MAX_WORDS];  /* as the engine sees them (expanded) */
+    char *w[MAX_WORDS];   /* as the engine sees them (expanded) */
     char *raw[MAX_WORDS]; /* as written (for patches) */
     int line[MAX_WORDS];
     size_t n;
-    size_t n_command;    /* of them from `command` */
-    size_t first;        /* first engine word (after sh -c prefix words) */
+    size_t n_command; /* of them from `command` */
+    size_t first;     /* first engine word (after sh -c prefix words) */
     /* script mode: the engine command is one segment of a shell string */
     yaml_node_t *script; /* NULL: list mode */
     size_t seg_start, seg_end;
@@ -228,7 +228,8 @@ static char *expand(const char *s, const envlist *e, bool shell)
         if (s[0] == '$' && (s[1] == '(' || (shell && s[1] == '{'))) {
             char close = s[1] == '(' ? ')' : '}';
             const char *end = strchr(s + 2, close);
-            const char *v = end ? env_get(e, s + 2, (size_t)(end - s - 2)) : NULL;
+            const char *v =
+                end ? env_get(e, s + 2, (size_t)(end - s - 2)) : NULL;
             if (v) {
                 sb_add(&b, v, strlen(v));
                 s = end + 1;
@@ -370,10 +371,10 @@ typedef struct site {
     int32_t engine_hint;  /* from the platform (KServe format, KubeAI) */
     const char *model_hint;
     int model_hint_line;
-    bool hf_server;       /* KServe huggingfaceserver: its own flags */
-    int64_t gpu_count;    /* -1: from the container's resources */
+    bool hf_server;    /* KServe huggingfaceserver: its own flags */
+    int64_t gpu_count; /* -1: from the container's resources */
     int gpu_count_line;
-    const char *gpu_profile; /* KubeAI resource profile GPU name */
+    const char *gpu_profile;     /* KubeAI resource profile GPU name */
     yaml_node_t *selector_terms; /* nodeSelectorTerms outside a pod */
     /* production-stack: words made from the chart's values */
     const char *const *extra;
@@ -392,10 +393,10 @@ typedef struct hint {
 static void add_unknown_kind(ctx *x, size_t doc, const char *kind,
                              const char *name, int line, const char *reason)
 {
-    json_t *o = json_pack("{s:s,s:I,s:s,s:s,s:i,s:s}", "file", x->file, "document",
-                          (json_int_t)doc, "kind", kind ? kind : "",
-                          "name", name ? name : "", "line", line, "reason",
-                          reason);
+    json_t *o =
+        json_pack("{s:s,s:I,s:s,s:s,s:i,s:s}", "file", x->file, "document",
+                  (json_int_t)doc, "kind", kind ? kind : "", "name",
+                  name ? name : "", "line", line, "reason", reason);
     if (!o || json_array_append_new(x->not_understood, o))
         x->oom = true;
 }
@@ -483,11 +484,21 @@ static bool resolve_model(const char *ref, kvb_model *m, int32_t *quant,
         const char *suffix;
         const char *quant;
     } suffixes[] = {
-        {"-awq", "awq-4"},    {"-gptq-int4", "gptq-4"}, {"-gptq-int8", "gptq-8"},
-        {"-gptq", "gptq-4"},  {"-int4", "gptq-4"},      {"-int8", "gptq-8"},
-        {"-fp8-dynamic", "fp8"}, {"-fp8", "fp8"},       {"-w4a16", "gptq-4"},
-        {"-w8a8", "gptq-8"},  {"-bnb-4bit", "bnb-4"},   {"-instruct", NULL},
-        {"-chat", NULL},      {"-it", NULL},            {"-hf", NULL},
+        {"-awq", "awq-4"},
+        {"-gptq-int4", "gptq-4"},
+        {"-gptq-int8", "gptq-8"},
+        {"-gptq", "gptq-4"},
+        {"-int4", "gptq-4"},
+        {"-int8", "gptq-8"},
+        {"-fp8-dynamic", "fp8"},
+        {"-fp8", "fp8"},
+        {"-w4a16", "gptq-4"},
+        {"-w8a8", "gptq-8"},
+        {"-bnb-4bit", "bnb-4"},
+        {"-instruct", NULL},
+        {"-chat", NULL},
+        {"-it", NULL},
+        {"-hf", NULL},
     };
     char name[256];
     const char *r = ref;
@@ -541,8 +552,7 @@ static bool resolve_model(const char *ref, kvb_model *m, int32_t *quant,
             found = i;
         }
     }
-    if (found < SIZE_MAX - 1 &&
-        kvb_preset_model_get(found, m, NULL) == KVB_OK)
+    if (found < SIZE_MAX - 1 && kvb_preset_model_get(found, m, NULL) == KVB_OK)
         return true;
     snprintf(why, cap,
              "the model %.200s is not a preset (`kvbudget list models`) and is "
@@ -553,8 +563,8 @@ static bool resolve_model(const char *ref, kvb_model *m, int32_t *quant,
 
 /* ---- GPUs from node labels ---- */
 
-static void hints_from_selector(yaml_document_t *d, yaml_node_t *sel,
-                                hint *h, size_t *n)
+static void hints_from_selector(yaml_document_t *d, yaml_node_t *sel, hint *h,
+                                size_t *n)
 {
     if (!sel || sel->type != YAML_MAPPING_NODE)
         return;
@@ -563,8 +573,8 @@ static void hints_from_selector(yaml_document_t *d, yaml_node_t *sel,
         yaml_node_t *v = yaml_document_get_node(d, p->value);
         const char *k = kvb__yaml_str(yaml_document_get_node(d, p->key));
         if (k && kvb__yaml_str(v))
-            h[(*n)++] = (hint){k, kvb__yaml_str(v), kvb__yaml_line(v), v, d,
-                               NULL};
+            h[(*n)++] =
+                (hint){k, kvb__yaml_str(v), kvb__yaml_line(v), v, d, NULL};
     }
 }
 
@@ -582,8 +592,8 @@ static void hints_from_exprs(yaml_document_t *d, yaml_node_t *exprs,
         for (size_t j = 0; j < kvb__yaml_len(vals) && *n < MAX_HINTS; j++) {
             yaml_node_t *v = kvb__yaml_at(d, vals, j);
             if (kvb__yaml_str(v))
-                h[(*n)++] = (hint){k, kvb__yaml_str(v), kvb__yaml_line(v), v,
-                                   d, from};
+                h[(*n)++] =
+                    (hint){k, kvb__yaml_str(v), kvb__yaml_line(v), v, d, from};
         }
     }
 }
@@ -592,9 +602,9 @@ static void hints_from_terms(yaml_document_t *d, yaml_node_t *terms, hint *h,
                              size_t *n)
 {
     for (size_t i = 0; i < kvb__yaml_len(terms); i++)
-        hints_from_exprs(d, kvb__yaml_get(d, kvb__yaml_at(d, terms, i),
-                                          "matchExpressions"),
-                         NULL, h, n);
+        hints_from_exprs(
+            d, kvb__yaml_get(d, kvb__yaml_at(d, terms, i), "matchExpressions"),
+            NULL, h, n);
 }
 
 /* GKE's accelerator label values (cloud.google.com/gke-accelerator, GKE
@@ -604,11 +614,16 @@ static const char *gke_gpu(const char *v)
     static const struct {
         const char *label, *gpu;
     } rows[] = {
-        {"nvidia-tesla-t4", "T4"},         {"nvidia-l4", "L4"},
-        {"nvidia-tesla-a100", "A100-40GB"}, {"nvidia-a100-80gb", "A100-80GB"},
-        {"nvidia-h100-80gb", "H100"},      {"nvidia-h100-mega-80gb", "H100"},
-        {"nvidia-h200-141gb", "H200"},     {"nvidia-b200", "B200"},
-        {"nvidia-tesla-v100", "V100-16GB"}, {"nvidia-rtx-pro-6000", "RTX-PRO-6000"},
+        {"nvidia-tesla-t4", "T4"},
+        {"nvidia-l4", "L4"},
+        {"nvidia-tesla-a100", "A100-40GB"},
+        {"nvidia-a100-80gb", "A100-80GB"},
+        {"nvidia-h100-80gb", "H100"},
+        {"nvidia-h100-mega-80gb", "H100"},
+        {"nvidia-h200-141gb", "H200"},
+        {"nvidia-b200", "B200"},
+        {"nvidia-tesla-v100", "V100-16GB"},
+        {"nvidia-rtx-pro-6000", "RTX-PRO-6000"},
     };
     for (size_t i = 0; i < KVB__ARRAY_LEN(rows); i++)
         if (!strcmp(v, rows[i].label))
@@ -666,8 +681,8 @@ static bool use_instance(const char *name, gpu_found *f)
 {
     kvb_instance inst;
     if (KVB_INSTANCE_INIT(&inst) ||
-        kvb_preset_instance_find(name, &inst, NULL) ||
-        KVB_GPU_INIT(&f->gpu) || kvb_instance_gpu(&inst, &f->gpu, NULL))
+        kvb_preset_instance_find(name, &inst, NULL) || KVB_GPU_INIT(&f->gpu) ||
+        kvb_instance_gpu(&inst, &f->gpu, NULL))
         return false;
     snprintf(f->instance, sizeof f->instance, "%s", inst.name);
     f->instance_gpus = inst.gpu_count;
@@ -727,14 +742,15 @@ static void find_gpu(ctx *x, const hint *h, size_t n, gpu_found *f)
     if (f->found) {
         const hint *b = f->by;
         if (f->by2)
-            snprintf(f->label, sizeof f->label, "%s (%s%s: %s.%s)",
-                     f->gpu.name, b->from ? "NodePool " : "",
-                     b->from ? b->from->name : "instance-family/size",
-                     b->value, f->by2->value);
+            snprintf(f->label, sizeof f->label, "%s (%s%s: %s.%s)", f->gpu.name,
+                     b->from ? "NodePool " : "",
+                     b->from ? b->from->name : "instance-family/size", b->value,
+                     f->by2->value);
         else
-            snprintf(f->label, sizeof f->label, "%s (%s%s%s%s: %s)", f->gpu.name,
-                     b->from ? "NodePool " : "", b->from ? b->from->name : "",
-                     b->from ? ", " : "", b->key, b->value);
+            snprintf(f->label, sizeof f->label, "%s (%s%s%s%s: %s)",
+                     f->gpu.name, b->from ? "NodePool " : "",
+                     b->from ? b->from->name : "", b->from ? ", " : "", b->key,
+                     b->value);
         return;
     }
     if (x->opt.instance[0] && use_instance(x->opt.instance, f)) {
@@ -835,8 +851,8 @@ static void seq_words(yaml_document_t *d, yaml_node_t *seq, const envlist *e,
 }
 
 /* Split one shell segment into words (expanded and raw). */
-static bool segment_words(const char *seg, const envlist *e, int line,
-                          words *w, char *why, size_t cap)
+static bool segment_words(const char *seg, const envlist *e, int line, words *w,
+                          char *why, size_t cap)
 {
     char *exp = expand(seg, e, true);
     if (!exp)
@@ -850,8 +866,7 @@ static bool segment_words(const char *seg, const envlist *e, int line,
               kvb_command_split(exp, buf, bl, av, MAX_WORDS, &ac, &er) == 0 &&
               kvb_command_split(seg, rbuf, bl, rv, MAX_WORDS, &rc, &er) == 0;
     if (!ok && why)
-        snprintf(why, cap, "the shell command cannot be split: %s",
-                 er.message);
+        snprintf(why, cap, "the shell command cannot be split: %s", er.message);
     size_t skip = 0;
     /* "exec vllm serve", "VAR=x vllm serve" */
     while (ok && skip < ac && skip < rc &&
@@ -902,8 +917,8 @@ static void read_env(yaml_document_t *d, yaml_node_t *env, envlist *e)
 static int64_t gpu_limit(yaml_document_t *d, yaml_node_t *c, int *line)
 {
     yaml_node_t *res = kvb__yaml_get(d, c, "resources");
-    yaml_node_t *v = kvb__yaml_get(d, kvb__yaml_get(d, res, "limits"),
-                                   "nvidia.com/gpu");
+    yaml_node_t *v =
+        kvb__yaml_get(d, kvb__yaml_get(d, res, "limits"), "nvidia.com/gpu");
     if (!v)
         v = kvb__yaml_get(d, kvb__yaml_get(d, res, "requests"),
                           "nvidia.com/gpu");
@@ -924,10 +939,20 @@ static int64_t gpu_limit(yaml_document_t *d, yaml_node_t *c, int *line)
 static bool hf_server_flag(const char *w, const char **model)
 {
     static const char *const own[] = {
-        "--model_name", "--model_id",     "--model_dir",     "--model_revision",
-        "--backend",    "--task",         "--http_port",     "--grpc_port",
-        "--tokenizer_revision", "--return_probabilities", "--disable_lower_case",
-        "--disable_special_tokens", "--max_length", "--predictor_host",
+        "--model_name",
+        "--model_id",
+        "--model_dir",
+        "--model_revision",
+        "--backend",
+        "--task",
+        "--http_port",
+        "--grpc_port",
+        "--tokenizer_revision",
+        "--return_probabilities",
+        "--disable_lower_case",
+        "--disable_special_tokens",
+        "--max_length",
+        "--predictor_host",
     };
     for (size_t i = 0; i < KVB__ARRAY_LEN(own); i++) {
         size_t k = strlen(own[i]);
@@ -987,7 +1012,8 @@ static bool same_flag(const char *word, const char *flag, size_t *len)
 {
     size_t i = 0;
     for (; flag[i]; i++) {
-        char a = word[i] == '_' ? '-' : word[i], b = flag[i] == '_' ? '-' : flag[i];
+        char a = word[i] == '_' ? '-' : word[i],
+             b = flag[i] == '_' ? '-' : flag[i];
         if (a != b)
             return false;
     }
@@ -1099,9 +1125,12 @@ static void patch_path(strbuf *b, const char *path, int *indent)
 }
 
 static const char *node_keys[] = {
-    "node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type",
-    "karpenter.k8s.aws/instance-family", "karpenter.k8s.aws/instance-size",
-    "karpenter.k8s.aws/instance-gpu-name", "cloud.google.com/gke-accelerator",
+    "node.kubernetes.io/instance-type",
+    "beta.kubernetes.io/instance-type",
+    "karpenter.k8s.aws/instance-family",
+    "karpenter.k8s.aws/instance-size",
+    "karpenter.k8s.aws/instance-gpu-name",
+    "cloud.google.com/gke-accelerator",
     "nvidia.com/gpu.product",
 };
 
@@ -1112,9 +1141,9 @@ static char *make_patch(const site *st, const eval *e, const kvb_fix *f,
 {
     strbuf b = {0};
     bool new_instance = f->kind == KVB_FIX_INSTANCE && f->instance[0];
-    bool new_count = f->gpu_count && e->gpus > 0 &&
-                     (int64_t)f->gpu_count / (st->nodes ? st->nodes : 1) !=
-                         e->gpus;
+    bool new_count =
+        f->gpu_count && e->gpus > 0 &&
+        (int64_t)f->gpu_count / (st->nodes ? st->nodes : 1) != e->gpus;
     int64_t per_pod = (int64_t)f->gpu_count / (st->nodes ? st->nodes : 1);
     if (!strcmp(st->kind, "values")) {
         sb_printf(&b, "# production-stack values: merge into the modelSpec "
@@ -1140,8 +1169,9 @@ static char *make_patch(const site *st, const eval *e, const kvb_fix *f,
         }
         return b.p;
     }
-    sb_printf(&b, "# strategic-merge patch: kubectl patch %s %s --patch-file "
-                  "FILE\n",
+    sb_printf(&b,
+              "# strategic-merge patch: kubectl patch %s %s --patch-file "
+              "FILE\n",
               st->kind, st->name);
     sb_printf(&b, "apiVersion: %s\nkind: %s\nmetadata:\n  name: ",
               st->api ? st->api : "v1", st->kind);
@@ -1162,8 +1192,7 @@ static char *make_patch(const site *st, const eval *e, const kvb_fix *f,
     int cind = ind;
     if (st->holder && !strcmp(st->holder, "containers")) {
         sb_printf(&b, "%*scontainers:\n%*s- name: ", ind, "", ind + 2, "");
-        const char *cn =
-            kvb__yaml_str(kvb__yaml_get(st->d, st->c, "name"));
+        const char *cn = kvb__yaml_str(kvb__yaml_get(st->d, st->c, "name"));
         sb_quoted(&b, cn ? cn : "");
         sb_add(&b, "\n", 1);
         cind = ind + 4;
@@ -1185,9 +1214,10 @@ static char *make_patch(const site *st, const eval *e, const kvb_fix *f,
         char req[1024];
         if (kvb_fix_render(f, &e->m, KVB_RENDER_KARPENTER, req, sizeof req,
                            NULL, NULL) == KVB_OK) {
-            sb_printf(&b, "---\n# NodePool %s: its requirements\n"
-                          "apiVersion: karpenter.sh/v1\nkind: NodePool\n"
-                          "metadata:\n  name: ",
+            sb_printf(&b,
+                      "---\n# NodePool %s: its requirements\n"
+                      "apiVersion: karpenter.sh/v1\nkind: NodePool\n"
+                      "metadata:\n  name: ",
                       e->pool_ref->name);
             sb_quoted(&b, e->pool_ref->name);
             sb_printf(&b, "\nspec:\n  template:\n    spec:\n");
@@ -1221,10 +1251,10 @@ static void fix_edits(ctx *x, const site *st, eval *e, const kvb_fix *f,
         for (size_t i = 0; i < nargs; i++) {
             if (i)
                 sb_add(&b, " ", 1);
-            bool plain = strspn(args[i], "abcdefghijklmnopqrstuvwxyz"
-                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                         "0123456789-_=./:,@$()") ==
-                         strlen(args[i]);
+            bool plain =
+                strspn(args[i], "abcdefghijklmnopqrstuvwxyz"
+                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789-_=./:,@$()") == strlen(args[i]);
             if (plain)
                 sb_add(&b, args[i], strlen(args[i]));
             else
@@ -1249,8 +1279,7 @@ static void fix_edits(ctx *x, const site *st, eval *e, const kvb_fix *f,
     int64_t per_pod = (int64_t)f->gpu_count / (st->nodes ? st->nodes : 1);
     if (f->gpu_count && e->gpus > 0 && per_pod != e->gpus) {
         yaml_node_t *v = kvb__yaml_get(
-            d,
-            kvb__yaml_get(d, kvb__yaml_get(d, st->c, "resources"), "limits"),
+            d, kvb__yaml_get(d, kvb__yaml_get(d, st->c, "resources"), "limits"),
             "nvidia.com/gpu");
         char num[32];
         snprintf(num, sizeof num, "%lld", (long long)per_pod);
@@ -1286,7 +1315,9 @@ static json_t *plan_json(const kvb_plan *p)
         "{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:i,s:i,s:f,"
         "s:s}",
         "verdict", kvb_verdict_name(p->verdict), "message", p->message,
-        "accounting", kvb_accounting_name(p->accounting) ? kvb_accounting_name(p->accounting) : "",
+        "accounting",
+        kvb_accounting_name(p->accounting) ? kvb_accounting_name(p->accounting)
+                                           : "",
         "gpu_total_bytes", (json_int_t)p->gpu_total_bytes,
         "usable_bytes_per_gpu", (json_int_t)p->usable_bytes_per_gpu,
         "weights_bytes", (json_int_t)p->weights_bytes, "weights_bytes_per_gpu",
@@ -1338,8 +1369,7 @@ static bool read_site(ctx *x, const site *st, eval *e, char *why, size_t cap)
         strchr(w->w[1], 'c')) {
         yaml_node_t *sn = NULL;
         size_t nc = kvb__yaml_len(cmdn);
-        sn = nc >= 3 ? kvb__yaml_at(d, cmdn, 2)
-                     : kvb__yaml_at(d, argn, 2 - nc);
+        sn = nc >= 3 ? kvb__yaml_at(d, cmdn, 2) : kvb__yaml_at(d, argn, 2 - nc);
         const char *script = kvb__yaml_str(sn);
         words_free(w);
         if (!script)
@@ -1363,15 +1393,17 @@ static bool read_site(ctx *x, const site *st, eval *e, char *why, size_t cap)
             KVB__CANNOT_FAIL(KVB_COMMAND_INIT(&c));
             KVB__CANNOT_FAIL(KVB_SERVING_INIT(&s));
             kvb_error er = KVB_ERROR_INIT;
-            kvb_status rs = ok && tmp.n
-                                ? kvb_command_read(tmp.n,
-                                                   (const char *const *)tmp.w,
-                                                   NULL, -1, &c, &s, &er)
-                                : KVB_ENOTFOUND;
+            kvb_status rs =
+                ok && tmp.n
+                    ? kvb_command_read(tmp.n, (const char *const *)tmp.w, NULL,
+                                       -1, &c, &s, &er)
+                    : KVB_ENOTFOUND;
             bool is_engine =
                 rs != KVB_ENOTFOUND ||
                 (hint_engine >= 0 && !engine_modelled(hint_engine) && tmp.n &&
-                 strstr(tmp.w[0], kvb_engine_name(hint_engine) ? kvb_engine_name(hint_engine) : "\x01"));
+                 strstr(tmp.w[0], kvb_engine_name(hint_engine)
+                                      ? kvb_engine_name(hint_engine)
+                                      : "\x01"));
             if (is_engine) {
                 *w = tmp;
                 w->script = sn;
@@ -1392,8 +1424,8 @@ static bool read_site(ctx *x, const site *st, eval *e, char *why, size_t cap)
         for (size_t i = 0; i < w->n; i++) {
             if (hf_server_flag(w->w[i], &model)) {
                 if (model)
-                    e->cmd.model[0] = '\0', kvb__strlcpy(e->cmd.model, model,
-                                                         sizeof e->cmd.model);
+                    e->cmd.model[0] = '\0',
+                    kvb__strlcpy(e->cmd.model, model, sizeof e->cmd.model);
                 model = NULL;
                 if (!strchr(w->w[i], '=') && i + 1 < w->n &&
                     w->w[i + 1][0] != '-') {
@@ -1567,8 +1599,8 @@ static void evaluate(ctx *x, const site *st)
             e->q.dtype = dt;
     }
     /* GPUs */
-    e->gpus = st->gpu_count >= 0 ? st->gpu_count
-                                 : gpu_limit(d, st->c, &e->gpu_line);
+    e->gpus =
+        st->gpu_count >= 0 ? st->gpu_count : gpu_limit(d, st->c, &e->gpu_line);
     if (st->gpu_count >= 0)
         e->gpu_line = st->gpu_count_line;
     if (st->pod) {
@@ -1593,8 +1625,11 @@ static void evaluate(ctx *x, const site *st)
                 }
     if (st->gpu_profile) {
         e->hints[e->nhints++] = (hint){"karpenter.k8s.aws/instance-gpu-name",
-                                       st->gpu_profile, st->gpu_count_line,
-                                       NULL, d, NULL};
+                                       st->gpu_profile,
+                                       st->gpu_count_line,
+                                       NULL,
+                                       d,
+                                       NULL};
     }
     find_gpu(x, e->hints, e->nhints, &e->g);
     if (e->gpus == -2) {
@@ -1615,8 +1650,9 @@ static void evaluate(ctx *x, const site *st)
                       "which kvbudget does not plan");
         } else {
             e->verdict = "fails";
-            reason(e, "the pod asks for no nvidia.com/gpu, so it gets no GPU: "
-                      "%s needs one (add resources.limits[\"nvidia.com/gpu\"])",
+            reason(e,
+                   "the pod asks for no nvidia.com/gpu, so it gets no GPU: "
+                   "%s needs one (add resources.limits[\"nvidia.com/gpu\"])",
                    kvb_engine_name(e->engine));
         }
         goto done;
@@ -1731,14 +1767,14 @@ static void evaluate(ctx *x, const site *st)
             for (size_t i = 0; i < na; i++)
                 json_array_append_new(aj, json_string(args[i] ? args[i] : ""));
             char *fp = make_patch(st, e, f, args, na, in_command);
-            json_t *fj = json_pack(
-                "{s:s,s:s,s:b,s:s,s:s,s:s,s:i,s:I,s:o,s:s}", "kind",
-                kvb_fix_kind_name(f->kind), "title", f->title, "fits",
-                f->fits != 0, "verdict", kvb_verdict_name(f->verdict), "note",
-                f->note, "instance", f->instance, "gpu_count",
-                (int)f->gpu_count, "max_model_len",
-                (json_int_t)f->max_model_len, "args", aj, "patch",
-                fp ? fp : "");
+            json_t *fj =
+                json_pack("{s:s,s:s,s:b,s:s,s:s,s:s,s:i,s:I,s:o,s:s}", "kind",
+                          kvb_fix_kind_name(f->kind), "title", f->title, "fits",
+                          f->fits != 0, "verdict", kvb_verdict_name(f->verdict),
+                          "note", f->note, "instance", f->instance, "gpu_count",
+                          (int)f->gpu_count, "max_model_len",
+                          (json_int_t)f->max_model_len, "args", aj, "patch",
+                          fp ? fp : "");
             if (fj)
                 json_array_append_new(fixes, fj);
             if (f->fits && !patched) {
@@ -1761,11 +1797,13 @@ done:;
         "file", x->file, "document", (json_int_t)st->doc, "kind", st->kind,
         "name", st->name ? st->name : "", "container", cname, "line", e->line,
         "role", st->role, "engine",
-        e->engine >= 0 && kvb_engine_name(e->engine) ? kvb_engine_name(e->engine)
-                                                     : "",
+        e->engine >= 0 && kvb_engine_name(e->engine)
+            ? kvb_engine_name(e->engine)
+            : "",
         "engine_version", e->version, "image", image ? image : "", "model",
         e->cmd.model[0] ? e->cmd.model : (st->model_hint ? st->model_hint : ""),
-        "gpu_count", (json_int_t)(e->gpus < 0 ? 0 : e->gpus) * (st->nodes ? st->nodes : 1),
+        "gpu_count",
+        (json_int_t)(e->gpus < 0 ? 0 : e->gpus) * (st->nodes ? st->nodes : 1),
         "gpu", e->g.found ? e->g.label : "", "verdict",
         e->verdict ? e->verdict : "unknown", "reasons", e->reasons, "plan",
         plan, "fixes", fixes, "patch", patch);
@@ -1935,10 +1973,10 @@ static void document(ctx *x, size_t index)
         containers_of(x, &st, kvb__yaml_path(d, root, "spec.template.spec"),
                       "spec.template.spec", NULL, &found);
     } else if (!strcmp(k, "CronJob")) {
-        containers_of(x, &st,
-                      kvb__yaml_path(d, root,
-                                     "spec.jobTemplate.spec.template.spec"),
-                      "spec.jobTemplate.spec.template.spec", NULL, &found);
+        containers_of(
+            x, &st,
+            kvb__yaml_path(d, root, "spec.jobTemplate.spec.template.spec"),
+            "spec.jobTemplate.spec.template.spec", NULL, &found);
     } else if (!strcmp(k, "Pod")) {
         containers_of(x, &st, kvb__yaml_get(d, root, "spec"), "spec", NULL,
                       &found);
@@ -1958,8 +1996,8 @@ static void document(ctx *x, size_t index)
         yaml_node_t *model = kvb__yaml_get(d, pred, "model");
         if (model) {
             site s = st;
-            const char *fmt = kvb__yaml_str(
-                kvb__yaml_path(d, model, "modelFormat.name"));
+            const char *fmt =
+                kvb__yaml_str(kvb__yaml_path(d, model, "modelFormat.name"));
             s.pod = pred;
             s.pod_path = "spec.predictor";
             s.c = model;
@@ -2076,8 +2114,8 @@ static kvb_status run(ctx *x, const char *text, size_t len, const char *file,
                          x->opt.max_fixes, KVB_ADVICE_MAX);
     x->opt.gpu[sizeof x->opt.gpu - 1] = '\0';
     x->opt.instance[sizeof x->opt.instance - 1] = '\0';
-    if (x->opt.gpu[0] && kvb_preset_gpu_find(x->opt.gpu, NULL, NULL) ==
-                             KVB_ENOTFOUND) {
+    if (x->opt.gpu[0] &&
+        kvb_preset_gpu_find(x->opt.gpu, NULL, NULL) == KVB_ENOTFOUND) {
         kvb_gpu g;
         KVB__CANNOT_FAIL(KVB_GPU_INIT(&g));
         if (kvb_preset_gpu_find(x->opt.gpu, &g, err))
@@ -2103,9 +2141,9 @@ static kvb_status run(ctx *x, const char *text, size_t len, const char *file,
         const char *k = kvb__yaml_str(kvb__yaml_get(d, r, "kind"));
         const char *n = kvb__yaml_str(kvb__yaml_path(d, r, "metadata.name"));
         if (k && n && !strcmp(k, "NodePool"))
-            x->pools[x->npools++] = (pool){
-                n, i + 1, d,
-                kvb__yaml_path(d, r, "spec.template.spec.requirements")};
+            x->pools[x->npools++] =
+                (pool){n, i + 1, d,
+                       kvb__yaml_path(d, r, "spec.template.spec.requirements")};
     }
     for (size_t i = 0; i < x->y.n; i++)
         document(x, i);
@@ -2145,7 +2183,8 @@ kvb_status kvb_check_manifest(const char *text, size_t len, const char *file,
                               size_t cap, size_t *needed, kvb_error *err)
 {
     if (!buf && cap)
-        return kvb__fail(err, KVB_EINVAL, "buf", "buf is NULL but cap is not 0");
+        return kvb__fail(err, KVB_EINVAL, "buf",
+                         "buf is NULL but cap is not 0");
     ctx *x = malloc(sizeof *x);
     if (!x)
         return kvb__fail(err, KVB_ENOMEM, "text", "out of memory");
@@ -2153,8 +2192,8 @@ kvb_status kvb_check_manifest(const char *text, size_t len, const char *file,
     if (!st) {
         json_t *o = json_pack("{s:O,s:O}", "deployments", x->deployments,
                               "not_understood", x->not_understood);
-        char *s = o ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
-                    : NULL;
+        char *s =
+            o ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
         json_decref(o);
         if (!s)
             st = kvb__fail(err, KVB_ENOMEM, "text", "out of memory");
@@ -2179,7 +2218,8 @@ kvb_status kvb_check_fix(const char *text, size_t len,
                          kvb_error *err)
 {
     if (!buf && cap)
-        return kvb__fail(err, KVB_EINVAL, "buf", "buf is NULL but cap is not 0");
+        return kvb__fail(err, KVB_EINVAL, "buf",
+                         "buf is NULL but cap is not 0");
     ctx *x = malloc(sizeof *x);
     if (!x)
         return kvb__fail(err, KVB_ENOMEM, "text", "out of memory");

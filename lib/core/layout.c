@@ -269,6 +269,15 @@ static const field_row advice_options_fields[] = {
 };
 #undef T
 
+#define T kvb_check_options
+static const field_row check_options_fields[] = {
+    F(T, struct_size, size_t),
+    A(T, gpu, char),
+    A(T, instance, char),
+    F(T, max_fixes, uint32_t),
+};
+#undef T
+
 #define T kvb_fix
 static const field_row fix_fields[] = {
     F(T, struct_size, size_t),
@@ -499,6 +508,7 @@ static const struct_row structs[] = {
     S(kvb_instance, instance_fields),
     S(kvb_advice_options, advice_options_fields),
     S(kvb_fix, fix_fields),
+    S(kvb_check_options, check_options_fields),
     S(kvb_log_facts, log_facts_fields),
     S(kvb_read_info, read_info_fields),
     S(kvb_device, device_fields),

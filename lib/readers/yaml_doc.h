@@ -12,7 +12,7 @@
 
 /* Limits of one input: bytes and documents. */
 #define KVB__YAML_MAX_BYTES ((size_t)64 << 20)
-#define KVB__YAML_MAX_DOCS 10000u
+#define KVB__YAML_MAX_DOCS  10000u
 
 typedef struct kvb__yaml {
     yaml_document_t *docs;

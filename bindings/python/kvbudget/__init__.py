@@ -29,7 +29,8 @@ loader (see :mod:`kvbudget._capi`).
 from __future__ import annotations
 
 from . import _errors, presets
-from ._api import (Explanation, LogInputs, ModelFile, apply_fix, arch,
+from ._api import (Explanation, LogInputs, ModelFile, apply_fix, arch, check,
+                   check_fix,
                    device_gpu, dtype, engine, explain, field_bounds, fix, gpu,
                    instance, instance_gpu, kv_bytes_per_token,
                    library_version, log_inputs, model, param_count,
@@ -59,7 +60,7 @@ __all__ = [
     "__version__", "REQUIRED_ABI", "AUTO_BYTES", "GIB", "HAVE_NUMPY",
     # plans, remedies, logs
     "plan", "plan_batch", "sweep", "BatchResult", "BatchRow",
-    "fix", "apply_fix", "render_fix", "explain", "parse_log", "log_inputs",
+    "fix", "apply_fix", "render_fix", "check", "check_fix", "explain", "parse_log", "log_inputs",
     "Explanation", "LogInputs",
     # readers, probe
     "read_model", "parse_config", "parse_safetensors", "parse_gguf",

@@ -764,6 +764,18 @@ KVB_API KVB_NODISCARD
 kvb_status kvb_engine_parse(const char *spec, int32_t *engine,
                             uint32_t *version, kvb_error *err);
 
+/**
+ * Set serving->engine, engine_version and accounting from an engine spec:
+ * "vllm", "vllm@0.8.5", "vllm-v0@0.8.3" (forces the V0 engine, as
+ * VLLM_USE_V1=0 does), "vllm-v1@0.7.3", "sglang@0.5.2", "llama.cpp",
+ * "ollama", "trtllm", "tgi@3.3".
+ * @return KVB_OK, KVB_ENOTFOUND or KVB_EINVAL; details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_serving_engine_set(kvb_serving *serving, const char *spec,
+                                  kvb_error *err);
+
 /** Engine name ("vllm"); NULL if unknown. @since 0.1 */
 KVB_API
 const char *kvb_engine_name(int engine);

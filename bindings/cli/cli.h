@@ -32,9 +32,10 @@ int kvb_cli_validate(int argc, char **argv);
 
 /* ---- options (options.c) ---- */
 
-#define CLI_MAX_POSITIONAL 4
-#define CLI_MODEL_FLAGS    24
-#define CLI_SERVING_FLAGS  16
+#define CLI_MAX_POSITIONAL   4
+#define CLI_MAX_ENGINE_WORDS 128
+#define CLI_MODEL_FLAGS      24
+#define CLI_SERVING_FLAGS    16
 
 /* Every flag the plan-like subcommands accept, as given. */
 typedef struct cli_opts {
@@ -58,6 +59,14 @@ typedef struct cli_opts {
     bool model_set[CLI_MODEL_FLAGS];
     kvb_serving serving_flags; /* serving flags, as given */
     bool serving_set[CLI_SERVING_FLAGS];
+    /* Flags kvbudget does not have, in order, with the word after each:
+     * the engine's own flags (--mem-fraction-static 0.8, -ngl 99), read
+     * by kvb_command_read with the engine of --engine. */
+    const char *engine_words[CLI_MAX_ENGINE_WORDS];
+    int nengine_words;
+    /* The engine's whole command line after `--`. */
+    const char *command[CLI_MAX_ENGINE_WORDS];
+    int ncommand;
 } cli_opts;
 
 /* The inputs as understood, ready for kvb_plan_compute(). */
@@ -73,6 +82,8 @@ typedef struct cli_inputs {
     kvb_read_info read;
     char model_source[32]; /* "preset", "file", "flags", "preset+flags",
                               "log" */
+    kvb_command command;   /* what the engine's flags or command line said */
+    bool have_command;
 } cli_inputs;
 
 /* Parse argv (argv[0] = subcommand); prints the error and returns
@@ -99,6 +110,13 @@ typedef struct cli_style {
 } cli_style;
 
 void cli_style_init(cli_style *s);
+/* Text read from a file or a log, made safe for a terminal: C0 controls
+ * (but tab, and newline when keep_newlines), DEL and C1 controls become
+ * \xNN / \u00NN, so a name cannot move the cursor, retitle the window
+ * (OSC) or forge a line.  Writes at most cap bytes; returns out. */
+char *cli_escape(const char *s, char *out, size_t cap, bool keep_newlines);
+/* cli_escape in place, within a buffer of cap bytes (truncates). */
+void cli_scrub(char *s, size_t cap);
 /* "kvbudget plan: <message>" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -109,6 +127,12 @@ int cli_plan(const char *cmd, const cli_inputs *in, kvb_plan *plan);
 
 void cli_print_plan(FILE *out, const cli_style *st, const cli_inputs *in,
                     const kvb_plan *p);
+/* "vLLM", "SGLang" ... */
+const char *cli_engine_label(int32_t engine);
+/* The warnings of the model file, the command line and the plan (p may
+ * be NULL), and the engine flags the plan ignores. */
+void cli_print_warnings(FILE *out, const cli_style *st, const cli_inputs *in,
+                        const kvb_plan *p);
 void cli_print_plan_line(FILE *out, const cli_style *st, const cli_inputs *in,
                          const kvb_plan *p);
 void cli_print_bar(FILE *out, const cli_style *st, const kvb_plan *p);

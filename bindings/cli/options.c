@@ -172,6 +172,23 @@ static int check_bounds(const char *cmd, const flag *f, const char *text,
     return CLI_EXIT_USAGE;
 }
 
+/* Length of the decimal number at the start of text: digits, then
+ * optionally '.' and digits; 0 if text does not start with a digit.  One
+ * syntax for every number the command reads (no sign, exponent, hex,
+ * inf or nan: strtod would take "0x18" and "0x1p-1"). */
+static size_t decimal_len(const char *text)
+{
+    size_t n = 0;
+    while (isdigit((unsigned char)text[n]))
+        n++;
+    if (n && text[n] == '.' && isdigit((unsigned char)text[n + 1])) {
+        n++;
+        while (isdigit((unsigned char)text[n]))
+            n++;
+    }
+    return n;
+}
+
 /* An unsigned count, with vLLM's suffixes: k = 1000, K = 1024, m, M. */
 static int parse_count(const char *cmd, const char *name, const char *text,
                        uint64_t *out)
@@ -204,17 +221,14 @@ static int parse_count(const char *cmd, const char *name, const char *text,
 static int parse_real(const char *cmd, const char *name, const char *text,
                       double *out)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (!*text || *end)
-        return bad(cmd, name, text, "is not a number");
-    if (isnan(v))
-        return bad(cmd, name, text, "is not a number (NaN)");
-    if (isinf(v))
-        return bad(cmd, name, text, "is infinite");
-    if (v < 0 || (v == 0 && *text == '-'))
+    if (*text == '-')
         return bad(cmd, name, text, "must not be negative");
-    *out = v;
+    size_t n = decimal_len(text);
+    if (!n || text[n])
+        return bad(cmd, name, text,
+                   "is not a decimal number; allowed: digits with an "
+                   "optional fraction, such as 0.9");
+    *out = strtod(text, NULL);
     return 0;
 }
 
@@ -241,19 +255,18 @@ static int parse_size(const char *cmd, const char *name, const char *text,
 {
     if (*text == '-')
         return bad(cmd, name, text, "must not be negative");
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || !isdigit((unsigned char)*text))
+    size_t n = decimal_len(text);
+    if (!n)
         return bad(cmd, name, text,
-                   "is not a size; allowed: bytes or a number with a unit "
-                   "(24GiB, 80GB, 1.5TiB)");
-    if (isnan(v) || isinf(v))
-        return bad(cmd, name, text, "is not a finite size");
-    double mult = size_unit(end);
+                   "is not a size; allowed: bytes or a decimal number with "
+                   "a unit (24GiB, 80GB, 1.5TiB)");
+    double v = strtod(text, NULL);
+    double mult = size_unit(text + n);
     if (mult == 0)
         return bad(cmd, name, text,
-                   "has an unknown unit; allowed: B, KiB, MiB, GiB, TiB, "
-                   "KB, MB, GB, TB (K, M, G, T mean KiB ... TiB)");
+                   "has an unknown unit; allowed: a decimal number and B, "
+                   "KiB, MiB, GiB, TiB, KB, MB, GB, TB (K, M, G, T mean "
+                   "KiB ... TiB)");
     double bytes = v * mult;
     if (bytes >= 18446744073709551615.0)
         return bad(cmd, name, text, "is too large");
@@ -291,6 +304,11 @@ static int set_unsigned(const char *cmd, const flag *f, const char *text,
     uint64_t v;
     int rc = f->kind == K_SERV_SIZE ? parse_size(cmd, f->name, text, &v)
                                     : parse_count(cmd, f->name, text, &v);
+    if (!rc && v == 0 && f->kind == K_SERV_U &&
+        f->offset == offsetof(kvb_serving, max_model_len))
+        rc = bad(cmd, f->name, text,
+                 "is out of range; allowed: 1 or more; omit the flag for "
+                 "the default (the model's max_position_embeddings)");
     if (!rc)
         rc = check_bounds(cmd, f, text, (double)v);
     if (!rc && f->size == sizeof(uint32_t) && v > UINT32_MAX)
@@ -327,8 +345,13 @@ static int set_value(const char *cmd, const flag *f, const char *text,
     case K_SERV_SIZE:
         return set_unsigned(cmd, f, text, &o->serving_flags, o->serving_set);
     case K_SERV_D:
-        if ((rc = parse_real(cmd, f->name, text, &d)) ||
-            (rc = check_bounds(cmd, f, text, d)))
+        if ((rc = parse_real(cmd, f->name, text, &d)))
+            return rc;
+        if (d == 0) /* the library's 0 means "the engine's default" */
+            return bad(cmd, f->name, text,
+                       "is out of range; allowed: (0, 1], above 0 and at "
+                       "most 1; omit the flag for the engine's default");
+        if ((rc = check_bounds(cmd, f, text, d)))
             return rc;
         o->serving_flags.gpu_memory_utilization = d;
         o->serving_set[f->index] = true;
@@ -382,9 +405,16 @@ static int parse_flag(const char *cmd, int argc, char **argv, int *i,
     size_t len = eq ? (size_t)(eq - a) : strlen(a);
     const flag *f = find_flag(a, len);
     if (!f) {
-        cli_error(cmd, "unknown flag %.*s; see `kvbudget %s --help`", (int)len,
-                  a, cmd);
-        return CLI_EXIT_USAGE;
+        /* an engine's own flag: kept with the word after it (its value,
+         * unless that is a flag too) for kvb_command_read */
+        if (o->nengine_words + 2 > CLI_MAX_ENGINE_WORDS) {
+            cli_error(cmd, "too many engine flags (at %s)", a);
+            return CLI_EXIT_USAGE;
+        }
+        o->engine_words[o->nengine_words++] = a;
+        if (!eq && *i + 1 < argc && argv[*i + 1][0] != '-')
+            o->engine_words[o->nengine_words++] = argv[++*i];
+        return 0;
     }
     if (!takes_value(f)) {
         if (eq) {
@@ -423,7 +453,14 @@ int cli_parse(const char *cmd, int argc, char **argv, cli_opts *o)
         const char *a = argv[i];
         if (!rest && !strcmp(a, "--")) {
             rest = true;
-        } else if (!rest && a[0] == '-' && a[1]) {
+        } else if (rest) {
+            if (o->ncommand == CLI_MAX_ENGINE_WORDS) {
+                cli_error(cmd, "the command after -- has more than %d words",
+                          CLI_MAX_ENGINE_WORDS);
+                return CLI_EXIT_USAGE;
+            }
+            o->command[o->ncommand++] = a;
+        } else if (a[0] == '-' && a[1]) {
             int rc = parse_flag(cmd, argc, argv, &i, o);
             if (rc)
                 return rc;
@@ -447,6 +484,7 @@ void cli_inputs_init(cli_inputs *in)
     st |= KVB_GPU_INIT(&in->gpu);
     st |= KVB_SERVING_INIT(&in->serving);
     st |= KVB_READ_INFO_INIT(&in->read);
+    st |= KVB_COMMAND_INIT(&in->command);
     (void)st; /* our own sizeof: these cannot fail */
 }
 
@@ -470,6 +508,13 @@ static int model_from_file(const cli_opts *o, cli_inputs *in)
             cli_error(o->cmd, "--model %s: %s", o->model, e.message);
         return CLI_EXIT_USAGE;
     }
+    /* names and warnings come from the file: nothing in them may reach a
+     * terminal raw (JSON escapes them anyway) */
+    cli_scrub(in->model.name, sizeof in->model.name);
+    cli_scrub(in->read.warning, sizeof in->read.warning);
+    if (!o->json && in->read.warning[0]) /* --json: under "warnings" */
+        fprintf(stderr, "kvbudget %s: warning%s: %s\n", o->cmd,
+                in->read.warning_count > 1 ? "s" : "", in->read.warning);
     if (in->read.weights_bytes)
         in->serving.weights_bytes = in->read.weights_bytes;
     in->from_file = true;
@@ -655,14 +700,39 @@ static int apply_gpu(const cli_opts *o, cli_inputs *in)
     return 0;
 }
 
+/* The engine's command line after `--`, then the engine's own flags
+ * given to kvbudget, through the engine's flag table. */
+static int apply_engine_words(const cli_opts *o, cli_inputs *in)
+{
+    kvb_error e = KVB_ERROR_INIT;
+    if (o->ncommand) {
+        if (kvb_command_read((size_t)o->ncommand, o->command, NULL, -1,
+                             &in->command, &in->serving, &e))
+            return cli_lib_error(o->cmd, &e);
+        in->have_command = true;
+    }
+    if (o->nengine_words) {
+        kvb_command words;
+        if (KVB_COMMAND_INIT(&words))
+            return CLI_EXIT_USAGE;
+        if (kvb_command_read((size_t)o->nengine_words, o->engine_words, NULL,
+                             in->serving.engine, &words, &in->serving, &e)) {
+            /* neither kvbudget's flag nor the engine's */
+            const char *m = e.message;
+            if (!strncmp(m, "command: ", 9))
+                m += 9;
+            cli_error(o->cmd, "%s; see `kvbudget %s --help`", m, o->cmd);
+            return CLI_EXIT_USAGE;
+        }
+        if (!in->have_command)
+            in->command = words;
+        in->have_command = true;
+    }
+    return 0;
+}
+
 static int apply_serving(const cli_opts *o, cli_inputs *in)
 {
-    if (o->engine) {
-        kvb_error e = KVB_ERROR_INIT;
-        if (kvb_engine_parse(o->engine, &in->serving.engine,
-                             &in->serving.engine_version, &e))
-            return cli_lib_error(o->cmd, &e);
-    }
     for (size_t i = 0; i < N_FLAGS; i++) {
         const flag *f = &flags[i];
         bool serving = f->kind == K_SERV_U || f->kind == K_SERV_D ||
@@ -674,9 +744,37 @@ static int apply_serving(const cli_opts *o, cli_inputs *in)
     return 0;
 }
 
+/* What the engine's command line names fills what kvbudget's own flags
+ * leave unset (kvbudget's flags win). */
+static void from_command(const cli_inputs *in, cli_opts *eff)
+{
+    const kvb_command *c = &in->command;
+    if (!in->have_command)
+        return;
+    if (!eff->model && c->model[0])
+        eff->model = c->model;
+    if (!eff->quant && c->quantization[0])
+        eff->quant = c->quantization;
+    if (!eff->dtype && c->dtype[0])
+        eff->dtype = c->dtype;
+    if (!eff->kv_cache_dtype && c->kv_cache_dtype[0])
+        eff->kv_cache_dtype = c->kv_cache_dtype;
+}
+
 int cli_inputs_apply(const cli_opts *o, cli_inputs *in)
 {
-    int rc = apply_model(o, in);
+    if (o->engine) {
+        kvb_error e = KVB_ERROR_INIT;
+        if (kvb_serving_engine_set(&in->serving, o->engine, &e))
+            return cli_lib_error(o->cmd, &e);
+    }
+    int rc = apply_engine_words(o, in);
+    if (rc)
+        return rc;
+    cli_opts eff = *o;
+    from_command(in, &eff);
+    o = &eff;
+    rc = apply_model(o, in);
     if (!rc)
         rc = apply_quant(o, in);
     if (!rc)

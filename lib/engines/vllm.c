@@ -24,6 +24,49 @@ int32_t kvb__vllm_accounting(uint32_t version)
     return KVB_ACCOUNTING_VLLM_V0;
 }
 
+/* ---- settings vLLM refuses ---- */
+
+/* --block-size choices by release, newest first: vLLM's BlockSize Literal
+ * (vllm/config/cache.py; before 0.8 the choices of --block-size in
+ * engine/arg_utils.py).  A size outside them makes vLLM exit at start-up,
+ * so a plan with it would describe an engine that never runs. */
+static const struct {
+    uint32_t since;    /* first release with these choices (packed) */
+    uint32_t sizes[8]; /* 0-terminated */
+} block_sizes[] = {
+    {1100, {1, 8, 16, 32, 64, 128, 256, 0}},
+    {800, {1, 8, 16, 32, 64, 128, 0}},
+    {600, {8, 16, 32, 64, 128, 0}},
+    {0, {8, 16, 32, 0}},
+};
+
+kvb_status kvb__vllm_block_size_check(uint32_t version, uint32_t block_size,
+                                      kvb_error *err)
+{
+    size_t row = 0;
+    while (version != 0 && version < block_sizes[row].since)
+        row++;
+    const uint32_t *z = block_sizes[row].sizes;
+    char allowed[64];
+    size_t n = 0;
+    for (size_t i = 0; z[i]; i++) {
+        if (z[i] == block_size)
+            return KVB_OK;
+        n += (size_t)snprintf(allowed + n, sizeof allowed - n, "%s%u",
+                              i ? ", " : "", z[i]);
+    }
+    char release[24];
+    if (version)
+        snprintf(release, sizeof release, "vLLM %u.%u", version / 10000,
+                 version / 100 % 100);
+    else
+        snprintf(release, sizeof release, "the newest vLLM");
+    return kvb__fail(err, KVB_ERANGE, "serving.block_size",
+                     "serving.block_size (%u) is not a block size %s "
+                     "accepts; allowed: %s",
+                     block_size, release, allowed);
+}
+
 static bool line_v0(const kvb__engine_in *in)
 {
     return in->accounting == KVB_ACCOUNTING_VLLM_V0;
@@ -1106,6 +1149,10 @@ static bool vllm_variant(const char *name, int32_t *accounting)
 
 static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
 {
+    kvb_status st =
+        kvb__vllm_block_size_check(in->version, in->s.block_size, err);
+    if (st)
+        return st;
     int32_t a = in->s.accounting;
     if (a >= 0 && a != KVB_ACCOUNTING_VLLM_V0 && a != KVB_ACCOUNTING_VLLM_V1 &&
         a != KVB_ACCOUNTING_VLLM_V1_021)
@@ -1135,10 +1182,33 @@ static bool vllm_hybrid(const kvb__engine_in *in)
     return !line_v0(in) && !in->s.disable_hybrid_kv_cache;
 }
 
-/* The start-up free-memory check is V1's (v1/worker/gpu_worker.py). */
+/* The start-up free-memory check ("Free memory on device ... is less
+ * than desired GPU memory utilization") exists from 0.9.1 (PR #18974 in
+ * v1/worker/gpu_worker.py); earlier releases start and fail later, if
+ * at all. */
 static bool vllm_startup_check(const kvb__engine_in *in)
 {
-    return !line_v0(in);
+    return !line_v0(in) && (in->version == 0 || in->version >= 901);
+}
+
+/* CUDA graphs are captured after the profile run's activations were
+ * freed: vLLM empties the cache after profiling (memory_profiling from
+ * 0.6.5; the worker's empty_cache in 0.3.1-0.6.3), so the room the
+ * graphs find outside the budget is (total - usable) + activation peak -
+ * context, not (total - usable) - context. */
+static void vllm_finish(const kvb__engine_in *in, kvb_plan *p,
+                        const kvb__stage_result *r)
+{
+    (void)r;
+    if (in->version != 0 && in->version < 301)
+        return;
+    if (p->cudagraph_in_budget)
+        return;
+    uint64_t left = p->gpu_total_bytes - p->usable_bytes_per_gpu +
+                    p->activation_bytes_per_gpu;
+    uint64_t outside =
+        p->cuda_context_bytes_per_gpu + p->cudagraph_bytes_per_gpu;
+    p->headroom_bytes_per_gpu = left > outside ? left - outside : 0;
 }
 
 /* V0 compares max_model_len with block_size x blocks per stage
@@ -1276,6 +1346,7 @@ const kvb__engine kvb__engine_vllm = {
     .report = kvb__vllm_report,
     .fit_len = kvb__vllm_fit_len,
     .startup_check = vllm_startup_check,
+    .finish = vllm_finish,
     .len_fails = vllm_len_fails,
     .error_text = kvb__vllm_error_text,
     .render_args = vllm_render_args,

@@ -238,15 +238,35 @@ static void test_plan_headroom(void **state)
     engine_text(&p, buf, sizeof buf);
     assert_non_null(strstr(buf, "on startup is less than desired GPU memory "
                                 "utilization (1, 80.00 GiB)"));
+    /* issue 13 rule 2: the start-up free-memory check exists from 0.9.1
+     * (PR #18974); 0.9.0 starts with utilization 1.0 (eager, so no graph
+     * needs room outside the budget) */
+    in.s.enforce_eager = 1;
+    in.s.engine_version = 900;
+    p = plan(&in);
+    assert_int_equal(p.verdict, KVB_VERDICT_FITS);
+    in.s.engine_version = 901;
+    p = plan(&in);
+    assert_int_equal(p.verdict, KVB_VERDICT_HEADROOM_TOO_SMALL);
+    in.s.enforce_eager = 0;
     /* before 0.21 CUDA graphs are captured outside the budget: 600 MiB
      * left = 400 MiB context + 300 MiB of graphs does not fit */
     in.s.engine_version = 1100;
     in.s.gpu_memory_utilization = 1.0 - 600.0 / (80.0 * 1024.0);
     in.s.cuda_context_bytes = 400 * MIB;
     in.s.cudagraph_bytes = 300 * MIB;
+    in.s.activation_bytes = 0;
     p = plan(&in);
     assert_int_equal(p.verdict, KVB_VERDICT_HEADROOM_TOO_SMALL);
     assert_false(p.cudagraph_in_budget);
+    /* issue 13 rule 4: the profile's activations are freed before the
+     * graphs are captured (empty_cache after memory_profiling), so a 200
+     * MiB peak leaves 600 + 200 - 400 - 300 = 100 MiB and the run starts */
+    in.s.activation_bytes = 200 * MIB;
+    p = plan(&in);
+    assert_int_equal(p.verdict, KVB_VERDICT_FITS);
+    assert_int_equal(p.headroom_bytes_per_gpu, 100 * MIB);
+    in.s.activation_bytes = 0;
     /* --enforce-eager removes the graphs and the problem */
     in.s.enforce_eager = 1;
     p = plan(&in);

@@ -496,6 +496,10 @@ def check_fix(path_or_text: Union[str, "os.PathLike[str]", bytes],
 def _as_bytes(data: Union[str, bytes, bytearray, memoryview]) -> bytes:
     if isinstance(data, str):
         return data.encode("utf-8", "surrogateescape")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        # bytes(5) would be five NUL bytes, not a log
+        raise TypeError(f"log text must be str or bytes, not "
+                        f"{type(data).__name__}")
     return bytes(data)
 
 

@@ -1398,12 +1398,13 @@ static bool read_site(ctx *x, const site *st, eval *e, char *why, size_t cap)
                     ? kvb_command_read(tmp.n, (const char *const *)tmp.w, NULL,
                                        -1, &c, &s, &er)
                     : KVB_ENOTFOUND;
-            bool is_engine =
-                rs != KVB_ENOTFOUND ||
-                (hint_engine >= 0 && !engine_modelled(hint_engine) && tmp.n &&
-                 strstr(tmp.w[0], kvb_engine_name(hint_engine)
-                                      ? kvb_engine_name(hint_engine)
-                                      : "\x01"));
+            bool is_engine = rs != KVB_ENOTFOUND;
+            /* an engine this build does not model: its name in a word */
+            const char *en =
+                hint_engine >= 0 ? kvb_engine_name(hint_engine) : NULL;
+            for (size_t q = 0; !is_engine && en && q < tmp.n && q < 4; q++)
+                is_engine = !engine_modelled(hint_engine) &&
+                            strstr(tmp.w[q], en) != NULL;
             if (is_engine) {
                 *w = tmp;
                 w->script = sn;

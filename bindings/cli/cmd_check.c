@@ -519,3 +519,93 @@ int kvb_cli_check(int argc, char **argv)
     json_decref(report);
     return status;
 }
+
+/* ---- explain --manifest ---- */
+
+int cli_manifest_inputs(const char *cmd, const char *path, cli_inputs *in,
+                        uint32_t known)
+{
+    input src = {0};
+    kvb_check_options o;
+    kvb_error e = KVB_ERROR_INIT;
+    if (KVB_CHECK_OPTIONS_INIT(&o))
+        return CLI_EXIT_USAGE;
+    o.max_fixes = 0;
+    int rc = load(path, &src);
+    char *out = rc ? NULL : lib_text(&src, &o, false, NULL, &e);
+    json_t *j = out ? json_loads(out, 0, NULL) : NULL;
+    if (!rc && !j)
+        rc = input_error(&src, &e);
+    free(out);
+    free(src.path);
+    free(src.text);
+    if (rc)
+        return rc;
+    json_t *d = NULL, *it;
+    size_t i;
+    json_array_foreach(json_object_get(j, "deployments"), i,
+                       it) if (!d && *jstr(it, "model_preset")) d = it;
+    if (!d) {
+        cli_error(cmd,
+                  "--manifest %s: no serving container with a model "
+                  "kvbudget knows",
+                  path);
+        json_decref(j);
+        return CLI_EXIT_USAGE;
+    }
+    if (!(known & KVB_LOG_KNOWN_MODEL) &&
+        kvb_preset_model_find(jstr(d, "model_preset"), &in->model, NULL) ==
+            KVB_OK) {
+        in->have_model = true;
+        snprintf(in->model_source, sizeof in->model_source, "manifest");
+    }
+    if (!(known & KVB_LOG_KNOWN_QUANT) && *jstr(d, "quant"))
+        if (kvb_quant_method_find(jstr(d, "quant"), &in->quant.method, NULL))
+            in->quant.method = 0;
+    if (!(known & KVB_LOG_KNOWN_GPU)) {
+        kvb_instance inst;
+        char name[96];
+        snprintf(name, sizeof name, "%s", jstr(d, "gpu"));
+        char *sp = strchr(name, ' ');
+        if (sp)
+            *sp = '\0';
+        json_int_t count = json_integer_value(json_object_get(d, "gpu_count"));
+        if (*jstr(d, "instance") && !KVB_INSTANCE_INIT(&inst) &&
+            !kvb_preset_instance_find(jstr(d, "instance"), &inst, NULL) &&
+            !kvb_instance_gpu(&inst, &in->gpu, NULL)) {
+            snprintf(in->instance, sizeof in->instance, "%s", inst.name);
+            in->have_gpu = true;
+        } else if (*name && !kvb_preset_gpu_find(name, &in->gpu, NULL)) {
+            in->have_gpu = true;
+        }
+        if (in->have_gpu) {
+            if (count > 0)
+                in->gpu.count = (uint32_t)count;
+            snprintf(in->gpu_label, sizeof in->gpu_label, "%s", in->gpu.name);
+        }
+    }
+    json_t *p = json_object_get(d, "plan");
+    if (!(known & KVB_LOG_KNOWN_SERVING) && json_is_object(p)) {
+        in->serving.max_model_len =
+            (uint64_t)json_integer_value(json_object_get(p, "max_model_len"));
+        in->serving.gpu_memory_utilization =
+            json_real_value(json_object_get(p, "gpu_memory_utilization"));
+        in->serving.tensor_parallel_size = (uint32_t)json_integer_value(
+            json_object_get(p, "tensor_parallel_size"));
+        in->serving.pipeline_parallel_size = (uint32_t)json_integer_value(
+            json_object_get(p, "pipeline_parallel_size"));
+    }
+    if (*jstr(d, "engine_version") && !in->serving.engine_version) {
+        char spec[96];
+        int32_t id;
+        uint32_t v;
+        snprintf(spec, sizeof spec, "%s@%s", jstr(d, "engine"),
+                 jstr(d, "engine_version"));
+        if (!kvb_engine_parse(spec, &id, &v, NULL)) {
+            in->serving.engine = id;
+            in->serving.engine_version = v;
+        }
+    }
+    json_decref(j);
+    return 0;
+}

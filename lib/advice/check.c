@@ -7,6 +7,43 @@
  * node labels the pod is scheduled on.  Then the plan, the remedies, and
  * each remedy as a patch of the manifest.
  */
+#include "internal.h"
+
+#include <string.h>
+
+kvb_status kvb_check_options_init(kvb_check_options *options,
+                                  size_t struct_size)
+{
+    kvb_status st =
+        kvb__struct_init(options, struct_size, sizeof *options, "options");
+    if (st == KVB_OK)
+        options->max_fixes = 3;
+    return st;
+}
+
+#ifndef KVB_HAVE_YAML
+/* Built without libyaml (the WebAssembly page): no manifests. */
+kvb_status kvb_check_manifest(const char *text, size_t len, const char *file,
+                              const kvb_check_options *options, char *buf,
+                              size_t cap, size_t *needed, kvb_error *err)
+{
+    (void)text, (void)len, (void)file, (void)options, (void)needed;
+    if (buf && cap)
+        buf[0] = '\0';
+    return kvb__fail(err, KVB_EUNSUPPORTED, "text",
+                     "this build of libkvbudget has no YAML reader "
+                     "(built without libyaml)");
+}
+
+kvb_status kvb_check_fix(const char *text, size_t len,
+                         const kvb_check_options *options, char *buf,
+                         size_t cap, size_t *needed, uint32_t *changed,
+                         kvb_error *err)
+{
+    (void)changed;
+    return kvb_check_manifest(text, len, NULL, options, buf, cap, needed, err);
+}
+#else
 #include "readers/yaml_doc.h"
 
 #include <ctype.h>
@@ -20,16 +57,6 @@
 #define MAX_HINTS 48
 #define MAX_POOLS 64
 #define MAX_EDITS 4096
-
-kvb_status kvb_check_options_init(kvb_check_options *options,
-                                  size_t struct_size)
-{
-    kvb_status st =
-        kvb__struct_init(options, struct_size, sizeof *options, "options");
-    if (st == KVB_OK)
-        options->max_fixes = 3;
-    return st;
-}
 
 /* ---- small helpers ---- */
 
@@ -2248,3 +2275,4 @@ kvb_status kvb_check_fix(const char *text, size_t len,
     free(x);
     return st;
 }
+#endif /* KVB_HAVE_YAML */

@@ -508,7 +508,6 @@ static const struct_row structs[] = {
     S(kvb_instance, instance_fields),
     S(kvb_advice_options, advice_options_fields),
     S(kvb_fix, fix_fields),
-    S(kvb_check_options, check_options_fields),
     S(kvb_log_facts, log_facts_fields),
     S(kvb_read_info, read_info_fields),
     S(kvb_device, device_fields),
@@ -516,6 +515,7 @@ static const struct_row structs[] = {
     S(kvb_validation, validation_fields),
     S(kvb_batch, batch_fields),
     S(kvb_command, command_fields),
+    S(kvb_check_options, check_options_fields),
 };
 #undef S
 

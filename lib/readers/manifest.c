@@ -1,8 +1,10 @@
 /*
  * readers/manifest.c -- YAML streams (Kubernetes manifests, Helm values)
  * loaded with libyaml into documents, and the few lookups the check
- * needs.  Nothing here knows Kubernetes; advice/check.c does.
+ * needs.  Nothing here knows Kubernetes; advice/check.c does.  Compiled
+ * only with libyaml (KVB_HAVE_YAML).
  */
+#ifdef KVB_HAVE_YAML
 #include "yaml_doc.h"
 
 #include <stdlib.h>
@@ -145,3 +147,6 @@ int kvb__yaml_line(const yaml_node_t *n)
 {
     return n ? (int)n->start_mark.line + 1 : 0;
 }
+#else
+typedef int kvb__no_yaml_reader; /* ISO C: not an empty file */
+#endif /* KVB_HAVE_YAML */

@@ -1164,7 +1164,7 @@ static const char *node_keys[] = {
 /* The patch that applies one fix: the container's args (and command when
  * the changed flag is there), its GPU limit, the node selection. */
 static char *make_patch(const site *st, const eval *e, const kvb_fix *f,
-                        char *const *args, size_t nargs, bool in_command)
+                        char *const *args, size_t nargs, size_t ncmd)
 {
     strbuf b = {0};
     bool new_instance = f->kind == KVB_FIX_INSTANCE && f->instance[0];
@@ -1227,8 +1227,11 @@ static char *make_patch(const site *st, const eval *e, const kvb_fix *f,
         sb_printf(&b, "%*s%s:\n", ind, "", st->holder);
         cind = ind + 2;
     }
-    sb_printf(&b, "%*s%s:\n", cind, "", in_command ? "command" : "args");
     for (size_t i = 0; i < nargs; i++) {
+        if (i == 0 && ncmd)
+            sb_printf(&b, "%*scommand:\n", cind, "");
+        if (i == ncmd)
+            sb_printf(&b, "%*sargs:\n", cind, "");
         sb_printf(&b, "%*s- ", cind + 2, "");
         sb_quoted(&b, args[i]);
         sb_add(&b, "\n", 1);
@@ -1261,7 +1264,7 @@ static char *make_patch(const site *st, const eval *e, const kvb_fix *f,
 
 /* --fix: the same change as edits of the original text. */
 static void fix_edits(ctx *x, const site *st, eval *e, const kvb_fix *f,
-                      char **args, size_t nargs, bool in_command)
+                      char **args, size_t nargs, size_t ncmd)
 {
     yaml_document_t *d = st->d;
     size_t before = x->nedits;
@@ -1298,9 +1301,12 @@ static void fix_edits(ctx *x, const site *st, eval *e, const kvb_fix *f,
         yaml_node_t *vc = kvb__yaml_get(d, st->c, "vllmConfig");
         edit_sequence(x, kvb__yaml_get(d, vc, "extraArgs"), d, args, nargs);
     } else {
-        edit_sequence(x,
-                      kvb__yaml_get(d, st->c, in_command ? "command" : "args"),
-                      d, args, nargs);
+        yaml_node_t *an = kvb__yaml_get(d, st->c, "args");
+        if (ncmd && !kvb__yaml_len(an))
+            ncmd = nargs; /* no args list to hold the rest */
+        if (ncmd)
+            edit_sequence(x, kvb__yaml_get(d, st->c, "command"), d, args, ncmd);
+        edit_sequence(x, an, d, args + ncmd, nargs - ncmd);
     }
     bool new_instance = f->kind == KVB_FIX_INSTANCE && f->instance[0];
     int64_t per_pod = (int64_t)f->gpu_count / (st->nodes ? st->nodes : 1);
@@ -1781,10 +1787,17 @@ static void evaluate(ctx *x, const site *st)
             size_t from = e->w.script ? e->w.first : e->w.n_command;
             bool in_command = false;
             size_t len;
-            for (size_t j = 0; j < n && !e->w.script; j++)
-                for (size_t i = 0; i < e->w.n_command; i++)
+            for (size_t j = 0; j < n && !e->w.script && !st->extra; j++) {
+                bool same = false;
+                for (size_t i = 0; i < nb; i++)
+                    same |= !strcmp(bf[i].flag, ff[j].flag) &&
+                            !strcmp(bf[i].value, ff[j].value);
+                for (size_t i = 0; !same && i < e->w.n_command; i++)
                     if (same_flag(e->w.raw[i], ff[j].flag, &len))
                         in_command = true;
+            }
+            /* a changed flag in `command`: both lists are rewritten, the
+             * first n_command words being the command */
             if (in_command)
                 from = 0;
             if (st->extra)
@@ -1794,7 +1807,8 @@ static void evaluate(ctx *x, const site *st)
             json_t *aj = json_array();
             for (size_t i = 0; i < na; i++)
                 json_array_append_new(aj, json_string(args[i] ? args[i] : ""));
-            char *fp = make_patch(st, e, f, args, na, in_command);
+            size_t ncmd = in_command ? e->w.n_command : 0;
+            char *fp = make_patch(st, e, f, args, na, ncmd);
             json_t *fj =
                 json_pack("{s:s,s:s,s:b,s:s,s:s,s:s,s:i,s:I,s:o,s:s}", "kind",
                           kvb_fix_kind_name(f->kind), "title", f->title, "fits",
@@ -1809,7 +1823,7 @@ static void evaluate(ctx *x, const site *st)
                 patched = true;
                 patch = fp ? dup(fp) : NULL;
                 if (x->fixing)
-                    fix_edits(x, st, e, f, args, na, in_command);
+                    fix_edits(x, st, e, f, args, na, ncmd);
             }
             free(fp);
             for (size_t i = 0; i < na; i++)

@@ -43,8 +43,8 @@ static json_t *check(const char *text, const kvb_check_options *o)
 {
     static char buf[1 << 18];
     kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(kvb_check_manifest(text, strlen(text), "seed.yaml", o,
-                                        buf, sizeof buf, NULL, &e),
+    assert_int_equal(kvb_check_manifest(text, strlen(text), "seed.yaml", o, buf,
+                                        sizeof buf, NULL, &e),
                      KVB_OK);
     json_t *j = json_loads(buf, 0, NULL);
     assert_non_null(j);
@@ -85,15 +85,15 @@ static void test_check_seed_fails(void **state)
     assert_int_equal(kvb_quant_method_find("awq", &q.method, NULL), KVB_OK);
     assert_int_equal(kvb_preset_instance_find("g5.xlarge", &inst, NULL), 0);
     assert_int_equal(kvb_instance_gpu(&inst, &g, NULL), KVB_OK);
-    assert_int_equal(kvb_engine_parse("vllm@0.8.5", &s.engine,
-                                      &s.engine_version, NULL),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_engine_parse("vllm@0.8.5", &s.engine, &s.engine_version, NULL),
+        KVB_OK);
     s.max_model_len = 32768;
     s.gpu_memory_utilization = 0.9;
     assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &pl, NULL), KVB_OK);
-    assert_int_equal(json_integer_value(
-                         json_object_get(p, "weights_bytes_per_gpu")),
-                     (json_int_t)pl.weights_bytes_per_gpu);
+    assert_int_equal(
+        json_integer_value(json_object_get(p, "weights_bytes_per_gpu")),
+        (json_int_t)pl.weights_bytes_per_gpu);
     assert_int_equal(pl.verdict, KVB_VERDICT_WEIGHTS_EXCEED);
     /* a fix that fits, with the args edited in place */
     json_t *f = json_array_get(json_object_get(d, "fixes"), 0);
@@ -148,18 +148,18 @@ static void test_check_errors(void **state)
     kvb_check_options o;
     assert_int_equal(KVB_CHECK_OPTIONS_INIT(&o), KVB_OK);
     o.max_fixes = 33;
-    assert_int_equal(kvb_check_manifest(seed, strlen(seed), NULL, &o, NULL, 0,
-                                        &need, &e),
-                     KVB_ERANGE);
+    assert_int_equal(
+        kvb_check_manifest(seed, strlen(seed), NULL, &o, NULL, 0, &need, &e),
+        KVB_ERANGE);
     o.max_fixes = 1;
     strcpy(o.gpu, "no-such-gpu");
-    assert_int_equal(kvb_check_manifest(seed, strlen(seed), NULL, &o, NULL, 0,
-                                        &need, &e),
-                     KVB_ENOTFOUND);
+    assert_int_equal(
+        kvb_check_manifest(seed, strlen(seed), NULL, &o, NULL, 0, &need, &e),
+        KVB_ENOTFOUND);
     o.struct_size = 3;
-    assert_int_equal(kvb_check_manifest(seed, strlen(seed), NULL, &o, NULL, 0,
-                                        &need, &e),
-                     KVB_EABI);
+    assert_int_equal(
+        kvb_check_manifest(seed, strlen(seed), NULL, &o, NULL, 0, &need, &e),
+        KVB_EABI);
 }
 
 static void test_check_fix_edits(void **state)

@@ -595,6 +595,9 @@ extern const kvb__engine kvb__engine_vllm;
 /* ---- engine: vLLM (engines/vllm.c) ---- */
 
 int32_t kvb__vllm_accounting(uint32_t version);
+/* Why vLLM at in->version falls back to its V0 engine for these inputs
+ * (_is_v1_supported_oracle), or NULL. */
+const char *kvb__vllm_v0_fallback(const kvb__engine_in *in);
 /* KVB_ERANGE unless vLLM `version` (0 = newest) accepts this block size. */
 kvb_status kvb__vllm_block_size_check(uint32_t version, uint32_t block_size,
                                       kvb_error *err);

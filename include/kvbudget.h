@@ -2045,8 +2045,9 @@ kvb_status kvb_check_options_init(kvb_check_options *options,
  *         say where), KVB_ELIMIT (more than 64 MiB or 10000 documents),
  *         KVB_EBUFSIZE (truncated), KVB_ENOMEM or KVB_EABI; details in
  *         *err.
- * @note Reads no files and no network: models resolve through the
- *       presets, GPUs through the GPU and instance presets.
+ * @note Never uses the network: models resolve through the presets, then
+ *       ORG/REPO through the local Hugging Face cache (read-only); GPUs
+ *       through the GPU and instance presets.
  * @since 0.2
  */
 KVB_API KVB_NODISCARD

@@ -502,10 +502,11 @@ static void edit_sequence(ctx *x, yaml_node_t *seq, yaml_document_t *d,
  * alias, then the repository's base name without the suffixes that name
  * a quantized or instruction-tuned variant (the quantization they name
  * is used when --quantization is not given), then a unique preset whose
- * name starts with what is left.  Local paths and object stores are read
- * only inside the container; they stay unresolved. */
+ * name starts with what is left, then ORG/REPO in the local Hugging Face
+ * cache (never the network: a CI job must not depend on it).  Local paths and
+ * object stores are read only inside the container; they stay unresolved. */
 static bool resolve_model(const char *ref, kvb_model *m, int32_t *quant,
-                          char *why, size_t cap)
+                          uint64_t *weights_bytes, char *why, size_t cap)
 {
     static const struct {
         const char *suffix;
@@ -581,9 +582,26 @@ static bool resolve_model(const char *ref, kvb_model *m, int32_t *quant,
     }
     if (found < SIZE_MAX - 1 && kvb_preset_model_get(found, m, NULL) == KVB_OK)
         return true;
+    const char *sl = strchr(r, '/');
+    if (sl && sl != r && !strchr(sl + 1, '/')) {
+        kvb_ref_options ro;
+        kvb_read_info ri;
+        kvb_quant q;
+        if (!KVB_REF_OPTIONS_INIT(&ro) && !KVB_READ_INFO_INIT(&ri) &&
+            !KVB_QUANT_INIT(&q)) {
+            ro.flags = KVB_REF_OFFLINE;
+            if (kvb_model_read_ref(r, &ro, m, &q, &ri, NULL, NULL) == KVB_OK) {
+                if (*quant < 0)
+                    *quant = q.method;
+                *weights_bytes = ri.weights_bytes;
+                return true;
+            }
+        }
+        KVB__CANNOT_FAIL(KVB_MODEL_INIT(m));
+    }
     snprintf(why, cap,
              "the model %.200s is not a preset (`kvbudget list models`) and is "
-             "not resolvable offline",
+             "not in the local Hugging Face cache",
              ref);
     return false;
 }
@@ -1615,7 +1633,8 @@ static void evaluate(ctx *x, const site *st)
     if (!ref || !*ref) {
         e->verdict = "unknown";
         reason(e, "the container names no model (no --model or equivalent)");
-    } else if (!(model_ok = resolve_model(ref, &e->m, &qm, why, sizeof why))) {
+    } else if (!(model_ok = resolve_model(ref, &e->m, &qm, &e->s.weights_bytes,
+                                          why, sizeof why))) {
         e->verdict = "unknown";
         reason(e, "%s", why);
     }

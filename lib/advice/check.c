@@ -1214,10 +1214,14 @@ static char *make_patch(const site *st, const eval *e, const kvb_fix *f,
         }
         return b.p;
     }
+    char kind[64];
+    snprintf(kind, sizeof kind, "%s", st->kind);
+    for (char *c = kind; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
     sb_printf(&b,
-              "# strategic-merge patch: kubectl patch %s %s --patch-file "
+              "# strategic-merge patch: kubectl patch %s/%s --patch-file "
               "FILE\n",
-              st->kind, st->name);
+              kind, st->name);
     sb_printf(&b, "apiVersion: %s\nkind: %s\nmetadata:\n  name: ",
               st->api ? st->api : "v1", st->kind);
     sb_quoted(&b, st->name);

@@ -72,6 +72,7 @@ static const flag flags[] = {
     OPT("--gpu", NULL, gpu),
     OPT("--instance", NULL, instance),
     OPT("--engine", NULL, engine),
+    OPT("--manifest", NULL, manifest),
     {"--gpu-memory", NULL, K_GPU_MEM, 0, 0, -1, "gpu.total_bytes"},
     {"--gpus", NULL, K_GPUS, 0, 0, -1, "gpu.count"},
     {"--gpu-free", NULL, K_GPU_FREE, 0, 0, -1, "gpu.free_bytes"},

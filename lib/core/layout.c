@@ -269,6 +269,15 @@ static const field_row advice_options_fields[] = {
 };
 #undef T
 
+#define T kvb_check_options
+static const field_row check_options_fields[] = {
+    F(T, struct_size, size_t),
+    A(T, gpu, char),
+    A(T, instance, char),
+    F(T, max_fixes, uint32_t),
+};
+#undef T
+
 #define T kvb_fix
 static const field_row fix_fields[] = {
     F(T, struct_size, size_t),
@@ -545,6 +554,7 @@ static const struct_row structs[] = {
     S(kvb_validation, validation_fields),
     S(kvb_batch, batch_fields),
     S(kvb_command, command_fields),
+    S(kvb_check_options, check_options_fields),
 };
 #undef S
 

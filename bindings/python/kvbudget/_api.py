@@ -8,6 +8,7 @@ layers stay traceable.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 from ctypes import byref, c_double, c_int32, c_size_t, c_uint32, c_uint64
 from dataclasses import dataclass
@@ -439,6 +440,67 @@ def render_fix(f: "Fix", model: ModelLike,
         format = names[format.lower()]
     return _render(_lib().kvb_fix_render, f.to_c(), _model_c(model),
                    int(format))
+
+
+# ---- Kubernetes manifests (check) ----
+
+def _check_options(gpu: Optional[str], instance: Optional[str],
+                   max_fixes: int) -> "_capi.CheckOptions":
+    o = _capi.CheckOptions()
+    _lib().kvb_check_options_init(o, ctypes.sizeof(o))
+    o.gpu = (gpu or "").encode("utf-8")
+    o.instance = (instance or "").encode("utf-8")
+    o.max_fixes = max_fixes
+    return o
+
+
+def _manifest_text(path_or_text: Union[str, "os.PathLike[str]", bytes]
+                   ) -> Tuple[bytes, str]:
+    if isinstance(path_or_text, bytes):
+        return path_or_text, "-"
+    text = os.fspath(path_or_text)
+    if "\n" not in text and os.path.isfile(text):
+        with open(text, "rb") as f:
+            return f.read(), text
+    return text.encode("utf-8"), "-"
+
+
+def check(path_or_text: Union[str, "os.PathLike[str]", bytes],
+          gpu: Optional[str] = None, instance: Optional[str] = None,
+          max_fixes: int = 3) -> Dict[str, Any]:
+    """``kvb_check_manifest``: which serving containers of a Kubernetes
+    manifest (a path, or the YAML itself) will start.  Returns the report
+    as ``kvbudget check --json`` prints it: ``{"deployments": [...],
+    "not_understood": [...]}``, each deployment with its ``verdict``
+    ("fits", "fails", "unknown"), ``reasons``, ``plan``, ``fixes`` and
+    ``patch``.  ``gpu``/``instance`` name the GPU where the manifest does
+    not.  Invalid YAML raises the parse error with its line."""
+    data, name = _manifest_text(path_or_text)
+    o = _check_options(gpu, instance, max_fixes)
+    text = _render(_lib().kvb_check_manifest, data, len(data),
+                   name.encode("utf-8"), o)
+    result: Dict[str, Any] = json.loads(text)
+    return result
+
+
+def check_fix(path_or_text: Union[str, "os.PathLike[str]", bytes],
+              gpu: Optional[str] = None,
+              instance: Optional[str] = None) -> str:
+    """``kvb_check_fix``: the manifest with the first remedy that fits
+    applied to each failing serving container."""
+    data, _ = _manifest_text(path_or_text)
+    o = _check_options(gpu, instance, 3)
+    needed = c_size_t(0)
+    changed = c_uint32(0)
+    try:
+        _lib().kvb_check_fix(data, len(data), o, None, 0, byref(needed),
+                             byref(changed), _capi.Error())
+    except error_class(int(Status.EBUFSIZE)):
+        pass
+    buf = ctypes.create_string_buffer(max(needed.value, 1))
+    _lib().kvb_check_fix(data, len(data), o, buf, len(buf), None,
+                         byref(changed), _capi.Error())
+    return buf.value.decode("utf-8", "replace")
 
 
 # ---- logs (explain) ----

@@ -311,6 +311,15 @@ class AdviceOptions(CStruct):
 
 
 @_mirror
+class CheckOptions(CStruct):
+    """``kvb_check_options``."""
+    _c_name_ = "kvb_check_options"
+    _c_init_ = "kvb_check_options_init"
+    _spec_ = (("struct_size", "size_t"), ("gpu", "char", 64),
+              ("instance", "char", 64), ("max_fixes", "uint32_t"))
+
+
+@_mirror
 class Fix(CStruct):
     """``kvb_fix``."""
     _c_name_ = "kvb_fix"
@@ -666,6 +675,15 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
     ("kvb_fix_render",
      [_P(Fix), _P(Model), c_int32, _P(c_char), c_size_t, _P(c_size_t),
       _P(Error)], _status, _check),
+    # Kubernetes manifests (check)
+    ("kvb_check_options_init", [_P(CheckOptions), c_size_t], _status,
+     _check_init),
+    ("kvb_check_manifest",
+     [c_char_p, c_size_t, _str, _P(CheckOptions), _P(c_char), c_size_t,
+      _P(c_size_t), _P(Error)], _status, _check),
+    ("kvb_check_fix",
+     [c_char_p, c_size_t, _P(CheckOptions), _P(c_char), c_size_t,
+      _P(c_size_t), _P(c_uint32), _P(Error)], _status, _check),
     # Logs (explain)
     ("kvb_log_failure_name", [c_int], _str, _string),
     ("kvb_log_failure_reason", [c_int], _str, _string),

@@ -38,10 +38,8 @@ static void test_hybrid_nemotron3_params_by_hand(void **state)
 {
     (void)state;
     const uint64_t H = 2688, V = 131072;
-    uint64_t mamba =
-        H + 10304 * H + 6144 * 4 + 6144 + 3 * 64 + 4096 + H * 4096;
-    uint64_t moe =
-        H + 128 * H + 128 + 128 * 2 * 1856 * H + 2 * 3712 * H;
+    uint64_t mamba = H + 10304 * H + 6144 * 4 + 6144 + 3 * 64 + 4096 + H * 4096;
+    uint64_t moe = H + 128 * H + 128 + 128 * 2 * 1856 * H + 2 * 3712 * H;
     uint64_t attn = H + 4096 * H + 256 * H + 256 * H + H * 4096;
     uint64_t want = 2 * V * H + 23 * mamba + 23 * moe + 6 * attn + H;
     assert_int_equal(want, 31577940288ull); /* NVIDIA: "31.6B total" */

@@ -709,51 +709,86 @@ static uint64_t rotary_cache(const kvb__engine_in *in)
 static uint64_t mxfp4_experts(uint64_t experts, uint64_t width, uint64_t hidden,
                               bool bias)
 {
-    uint64_t b = experts * 2 * width * (hidden / 2 + hidden / 32) +
-                 experts * hidden * (width / 2 + width / 32);
+    uint64_t b = experts * 2 * width * (kvb__cdiv(hidden, 32) * 17) +
+                 experts * hidden * (kvb__cdiv(width, 32) * 17);
     return bias ? b + experts * (2 * width + hidden) * 2 : b;
+}
+
+/* The same experts once the Triton kernels (triton_kernels' matmul_ogs)
+ * have swizzled them for Hopper (Mxfp4MoEMethod.process_weights_after_
+ * loading, _swizzle_mxfp4): a matrix of K inputs and N outputs is stored
+ * K/2 bytes by N, padded to 64 bytes and 256 outputs
+ * (HopperMXValueLayout._padded_shape); its scales, K/32 by N, pad N to
+ * 2 x num_warps x 2 x 8 = 256 (HopperMXScaleLayout, 8 warps) and the
+ * groups to an even count; the biases are converted to FP32. */
+static uint64_t mxfp4_hopper_matrix(uint64_t k, uint64_t n)
+{
+    uint64_t np = kvb__round_up(n, 256);
+    return kvb__round_up(kvb__cdiv(k, 2), 64) * np +
+           kvb__round_up(kvb__cdiv(k, 32), 2) * np;
+}
+
+static uint64_t mxfp4_hopper_experts(uint64_t experts, uint64_t width,
+                                     uint64_t hidden, bool bias)
+{
+    uint64_t b = experts * (mxfp4_hopper_matrix(hidden, 2 * width) +
+                            mxfp4_hopper_matrix(width, hidden));
+    return bias ? b + experts * (2 * width + hidden) * 4 : b;
+}
+
+/* The MXFP4 MoE kernel family vLLM picks (Mxfp4MoEMethod; 0 when the
+ * padding does not apply): FlashInfer on 10.x, the Triton kernels on 9.x
+ * once triton_kernels is a dependency (0.11.1, PR #27370: before it a
+ * plain install had no triton_kernels and _should_use_marlin chose
+ * Marlin on Hopper too, as the 0.10.1 logs of vllm-col-022 show), Marlin
+ * everywhere else from compute capability 7.5. */
+enum { MXFP4_NONE, MXFP4_TRITON, MXFP4_FLASHINFER, MXFP4_MARLIN };
+
+static uint32_t mxfp4_backend(const kvb__engine_in *in)
+{
+    uint32_t cc = in->gpu->compute_capability;
+    if (in->quant->method != KVB_QUANT_MXFP4 || !in->model->num_experts ||
+        cc < 75)
+        return MXFP4_NONE;
+    if (cc >= 90 && cc < 100)
+        return since(in, V(0, 11, 1)) ? MXFP4_TRITON : MXFP4_MARLIN;
+    if (cc >= 100 && cc < 110)
+        return MXFP4_FLASHINFER;
+    return MXFP4_MARLIN;
 }
 
 static uint64_t mxfp4_padding(const kvb__engine_in *in, uint32_t moe_layers)
 {
     const kvb_model *m = in->model;
-    uint32_t cc = in->gpu->compute_capability, tp = in->s.tensor_parallel_size;
-    if (in->quant->method != KVB_QUANT_MXFP4 || !moe_layers || cc < 75)
+    uint32_t tp = in->s.tensor_parallel_size, kind = mxfp4_backend(in);
+    if (kind == MXFP4_NONE || !moe_layers)
         return 0;
     bool ep = in->s.enable_expert_parallel != 0;
     uint64_t e = ep ? kvb__cdiv(m->num_experts, tp) : m->num_experts;
     uint64_t w =
         ep ? m->moe_intermediate_size : kvb__cdiv(m->moe_intermediate_size, tp);
     uint64_t h = m->hidden_size, wp, hp = h;
-    if (cc >= 90 && cc < 100) { /* Triton kernels */
-        wp = kvb__round_up(w, 64);
-    } else if (cc >= 100 && cc < 110) { /* FlashInfer */
+    bool bias = (m->flags & KVB_MODEL_MLP_BIAS) != 0;
+    uint64_t plain = mxfp4_experts(e, w, h, bias), padded;
+    if (kind == MXFP4_TRITON) {
+        padded = mxfp4_hopper_experts(e, kvb__round_up(w, 64), h, bias);
+    } else if (kind == MXFP4_FLASHINFER) {
         wp = kvb__round_up(w, 256);
         hp = kvb__round_up(h, 256);
-    } else { /* Marlin */
+        padded = mxfp4_experts(e, wp, hp, bias);
+    } else {
         wp = kvb__round_up(w, 128);
         hp = kvb__round_up(h, 256);
+        padded = mxfp4_experts(e, wp, hp, bias);
     }
-    if (w % 32 || h % 32)
-        return 0;
-    bool bias = (m->flags & KVB_MODEL_MLP_BIAS) != 0;
-    return (mxfp4_experts(e, wp, hp, bias) - mxfp4_experts(e, w, h, bias)) *
-           moe_layers;
+    return padded > plain ? (padded - plain) * moe_layers : 0;
 }
 
 /* The MXFP4 kernel family the GPU runs, which is all the loaded weights
  * read of it (mxfp4_padding): 0 when the padding does not apply. */
 uint32_t kvb__vllm_weights_gpu_key(const kvb__engine_in *in)
 {
-    uint32_t cc = in->gpu->compute_capability;
-    if (in->quant->method != KVB_QUANT_MXFP4 || !in->model->num_experts ||
-        cc < 75)
-        return 0;
-    if (cc >= 90 && cc < 100)
-        return 1; /* Triton kernels */
-    if (cc >= 100 && cc < 110)
-        return 2; /* FlashInfer */
-    return 3;     /* Marlin */
+    return mxfp4_backend(in);
 }
 
 uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,

@@ -396,8 +396,43 @@ static void test_engine_loaded_weights(void **state)
     f.g.compute_capability = 80;
     assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0) - none,
                      24 * 38248448ull);
-    f.g.compute_capability = 90; /* Triton: 2880 is a multiple of 64 */
-    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0), none);
+    /* On Hopper from 0.11.1 the Triton kernels' swizzled layout
+     * (triton_kernels HopperMXValueLayout / HopperMXScaleLayout): per
+     * expert w13 1472 bytes x 5888 outputs + 90 x 5888 scales, w2 1472 x
+     * 3072 + 90 x 3072, FP32 biases 8640 x 4 = 14030080 bytes against
+     * 13236480 as stored: 793600 x 32 experts x 24 layers.  vllm-col-012
+     * (H100, about 0.13): 13.399 GiB against 13.47 logged. */
+    f.g.compute_capability = 90;
+    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0) - none,
+                     24 * 32 * 793600ull);
+    /* Before 0.11.1 (PR #27370) triton_kernels was not a dependency and
+     * vLLM ran Marlin on Hopper too (vllm-col-022, 0.10.1 on an H100:
+     * "leveraging the Marlin kernel", 65.9651 GiB logged, 65.935
+     * planned for gpt-oss-120b). */
+    f.in.version = 1001;
+    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0) - none,
+                     24 * 38248448ull);
+    /* gpt-oss-120b at TP 4: each rank holds 720 of the 2880 expert
+     * columns, 22.5 MXFP4 groups; vLLM loads the uneven shard into a
+     * buffer padded for the kernel (Marlin: 768), so the shard is no
+     * reason to refuse the split (vllm-col-011: 17.224 GiB planned, 17.2217
+     * logged on four A100s). */
+    kvb_model m = preset_model("gpt-oss-120b");
+    kvb_quant q = quant_of(KVB_QUANT_MXFP4);
+    kvb_gpu g = gpu_of(84986036224ull, 4); /* A100 80GB, 79.15 GiB */
+    g.compute_capability = 80;
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_VLLM;
+    s.engine_version = 1001;
+    s.tensor_parallel_size = 4;
+    s.gpu_memory_utilization = 0.8;
+    s.max_model_len = 16384;
+    kvb_plan p;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, NULL), KVB_OK);
+    assert_int_not_equal(p.verdict, KVB_VERDICT_PARALLELISM_INVALID);
+    assert_true(p.weights_bytes_per_gpu > (uint64_t)(17.22 * GIB) &&
+                p.weights_bytes_per_gpu < (uint64_t)(17.23 * GIB));
 }
 
 static void test_engine_versions(void **state)

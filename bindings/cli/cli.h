@@ -54,6 +54,7 @@ typedef struct cli_opts {
     uint32_t gpus;              /* --gpus */
     uint64_t gpu_free;          /* --gpu-free, bytes */
     bool gpu_memory_set, gpus_set, gpu_free_set;
+    bool cache; /* --cache: store what the Hub sent in the HF cache */
     kvb_model model_flags; /* architecture flags, as given */
     bool model_set[CLI_MODEL_FLAGS];
     kvb_serving serving_flags; /* serving flags, as given */
@@ -79,11 +80,28 @@ typedef struct cli_inputs {
     bool have_model, have_gpu;
     bool from_file; /* --model named a file: read holds the report */
     kvb_read_info read;
+    bool from_ref; /* --model was a reference: where says whence */
+    kvb_ref_info where;
     char model_source[32]; /* "preset", "file", "flags", "preset+flags",
                               "log" */
     kvb_command command;   /* what the engine's flags or command line said */
     bool have_command;
 } cli_inputs;
+
+/* ---- --model (model_source.c): the one place that decides what a
+ * --model value is ---- */
+
+typedef enum cli_model_kind {
+    CLI_MODEL_PATH,   /* an existing file or folder, or one named as such */
+    CLI_MODEL_PRESET, /* a preset name or alias */
+    CLI_MODEL_REF,    /* ORG/REPO[@REV][:QUANT], hf://..., ollama://... */
+    CLI_MODEL_UNKNOWN /* none of these: the preset lookup's error */
+} cli_model_kind;
+
+cli_model_kind cli_model_classify(const char *model);
+/* Read --model into in (model, quant, read/where, serving.weights_bytes);
+ * prints the error and returns CLI_EXIT_USAGE, or 0. */
+int cli_model_load(const cli_opts *o, cli_inputs *in);
 
 /* Parse argv (argv[0] = subcommand); prints the error and returns
  * CLI_EXIT_USAGE, or 0. */

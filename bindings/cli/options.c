@@ -30,6 +30,7 @@ enum flag_kind {
     K_GPU_MEM,    /* --gpu-memory */
     K_GPUS,       /* --gpus */
     K_GPU_FREE,   /* --gpu-free */
+    K_CACHE,      /* --cache */
 };
 
 typedef struct flag {
@@ -60,6 +61,7 @@ typedef struct flag {
 static const flag flags[] = {
     {"--json", NULL, K_JSON, 0, 0, -1, NULL},
     {"--help", "-h", K_HELP, 0, 0, -1, NULL},
+    {"--cache", NULL, K_CACHE, 0, 0, -1, NULL},
     OPT("--model", "-m", model),
     OPT("--arch", NULL, arch),
     OPT("--quant", "--quantization", quant),
@@ -394,7 +396,8 @@ static const flag *find_flag(const char *name, size_t len)
 
 static bool takes_value(const flag *f)
 {
-    return f->kind != K_JSON && f->kind != K_HELP && f->kind != K_SERV_FLAG;
+    return f->kind != K_JSON && f->kind != K_HELP && f->kind != K_SERV_FLAG &&
+           f->kind != K_CACHE;
 }
 
 /* One flag at argv[*i] ("--name value" or "--name=value"). */
@@ -425,6 +428,8 @@ static int parse_flag(const char *cmd, int argc, char **argv, int *i,
             o->json = true;
         else if (f->kind == K_HELP)
             o->help = true;
+        else if (f->kind == K_CACHE)
+            o->cache = true;
         else {
             o->serving_flags.enforce_eager = 1;
             o->serving_set[f->index] = true;
@@ -485,41 +490,8 @@ void cli_inputs_init(cli_inputs *in)
     st |= KVB_SERVING_INIT(&in->serving);
     st |= KVB_READ_INFO_INIT(&in->read);
     st |= KVB_COMMAND_INIT(&in->command);
+    st |= KVB_REF_INFO_INIT(&in->where);
     (void)st; /* our own sizeof: these cannot fail */
-}
-
-static bool looks_like_path(const char *s)
-{
-    size_t n = strlen(s);
-    struct stat sb;
-    return strchr(s, '/') || (n > 5 && !strcmp(s + n - 5, ".json")) ||
-           (n > 5 && !strcmp(s + n - 5, ".gguf")) || stat(s, &sb) == 0;
-}
-
-static int model_from_file(const cli_opts *o, cli_inputs *in)
-{
-    kvb_error e = KVB_ERROR_INIT;
-    if (kvb_model_read(o->model, &in->model, &in->quant, &in->read, &e)) {
-        if (e.line > 0)
-            cli_error(o->cmd, "--model %s: line %lld, column %lld: %s",
-                      o->model, (long long)e.line, (long long)e.column,
-                      e.message);
-        else
-            cli_error(o->cmd, "--model %s: %s", o->model, e.message);
-        return CLI_EXIT_USAGE;
-    }
-    /* names and warnings come from the file: nothing in them may reach a
-     * terminal raw (JSON escapes them anyway) */
-    cli_scrub(in->model.name, sizeof in->model.name);
-    cli_scrub(in->read.warning, sizeof in->read.warning);
-    if (!o->json && in->read.warning[0]) /* --json: under "warnings" */
-        fprintf(stderr, "kvbudget %s: warning%s: %s\n", o->cmd,
-                in->read.warning_count > 1 ? "s" : "", in->read.warning);
-    if (in->read.weights_bytes)
-        in->serving.weights_bytes = in->read.weights_bytes;
-    in->from_file = true;
-    snprintf(in->model_source, sizeof in->model_source, "file");
-    return 0;
 }
 
 static int apply_model(const cli_opts *o, cli_inputs *in)
@@ -528,21 +500,9 @@ static int apply_model(const cli_opts *o, cli_inputs *in)
     for (int i = 0; i < CLI_MODEL_FLAGS; i++)
         any_arch |= o->model_set[i];
     if (o->model) {
-        kvb_error e = KVB_ERROR_INIT;
-        struct stat sb;
-        if (kvb_preset_model_find(o->model, &in->model, &e) == KVB_OK) {
-            snprintf(in->model_source, sizeof in->model_source, "preset");
-        } else if (!looks_like_path(o->model)) {
-            return cli_lib_error(o->cmd, &e);
-        } else if (stat(o->model, &sb) != 0) {
-            cli_error(o->cmd,
-                      "--model (%s) is neither a preset (`kvbudget "
-                      "list models`) nor a file or directory",
-                      o->model);
-            return CLI_EXIT_USAGE;
-        } else if (model_from_file(o, in)) {
-            return CLI_EXIT_USAGE;
-        }
+        int rc = cli_model_load(o, in);
+        if (rc)
+            return rc;
         in->have_model = true;
     }
     if (o->arch) {
@@ -808,6 +768,11 @@ void cli_print_input_help(FILE *out)
         "work)\n"
         "                           or a config.json / model directory / "
         ".gguf\n"
+        "                           or ORG/REPO[@REV][:QUANT], hf://..., "
+        "ollama://NAME[:TAG]\n"
+        "                           (HF cache, then the Hub; headers only)\n"
+        "  --cache                  store the Hub's config.json and index in "
+        "the HF cache\n"
         "  --arch NAME              family for architecture flags (llama, "
         "qwen2...)\n"
         "  --hidden-size N --num-hidden-layers N --num-attention-heads N\n"

@@ -277,13 +277,13 @@ static void print_verdict(FILE *out, const cli_style *st, const kvb_plan *p)
                 cli_engine_label(p->engine), st->reset, text);
 }
 
-/* Everything the plan, the model file or the command line warns about,
- * in the human output too (not only in --json). */
+/* Everything the plan or the command line warns about, in the human
+ * output too (not only in --json). */
 void cli_print_warnings(FILE *out, const cli_style *st, const cli_inputs *in,
                         const kvb_plan *p)
 {
-    const char *lines[] = {in->read.warning, in->command.warning,
-                           p ? p->warning : ""};
+    /* the model file's warnings are printed when it is read (stderr) */
+    const char *lines[] = {in->command.warning, p ? p->warning : ""};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         if (lines[i][0])
             fprintf(out, "%swarning:%s %s\n", st->yellow, st->reset, lines[i]);
@@ -603,6 +603,40 @@ static json_t *model_file_json(const cli_inputs *in)
     return o;
 }
 
+/* Where a --model reference was read from: each figure's repository,
+ * revision (and the commit it pointed at) and file. */
+static json_t *model_ref_json(const cli_inputs *in)
+{
+    const kvb_ref_info *w = &in->where;
+    json_t *o = json_object();
+    set(o, "source", jstr_or_null(kvb_ref_source_name(w->source)));
+    set(o, "repo", json_string(w->repo));
+    set(o, "revision", json_string(w->revision));
+    set(o, "commit", json_string(w->commit));
+    set(o, "file", json_string(w->file));
+    set(o, "path", json_string(w->path));
+    set(o, "files_read", jint(w->file_count));
+    set(o, "splits", jint(w->split_count));
+    set(o, "http_requests", jint(w->http_requests));
+    set(o, "http_bytes", jint(w->http_bytes));
+    if (w->source == KVB_REF_SOURCE_OLLAMA) {
+        json_t *p = json_object();
+        const struct {
+            const char *name;
+            int64_t v;
+        } params[] = {{"num_ctx", w->num_ctx},
+                      {"num_batch", w->num_batch},
+                      {"num_gpu", w->num_gpu},
+                      {"num_predict", w->num_predict}};
+        for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+            set(p, params[i].name,
+                params[i].v < 0 ? json_null() : json_integer(params[i].v));
+        set(o, "ollama_params", p);
+        set(o, "ollama_params_json", json_string(w->params));
+    }
+    return o;
+}
+
 json_t *cli_plan_json(const cli_inputs *in, const kvb_plan *p)
 {
     json_t *o = json_object();
@@ -612,6 +646,8 @@ json_t *cli_plan_json(const cli_inputs *in, const kvb_plan *p)
         set(o, "model_file", model_file_json(in));
     if (in->have_command)
         set(o, "command", command_json(&in->command));
+    if (in->from_ref)
+        set(o, "model_ref", model_ref_json(in));
     return o;
 }
 

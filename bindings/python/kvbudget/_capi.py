@@ -383,6 +383,33 @@ class ReadInfo(CStruct):
 
 
 @_mirror
+class RefOptions(CStruct):
+    """``kvb_ref_options`` (the string fields are ``const char *``)."""
+    _c_name_ = "kvb_ref_options"
+    _c_init_ = "kvb_ref_options_init"
+    _spec_ = (("struct_size", "size_t"), ("hf_endpoint", "pointer"),
+              ("hf_token", "pointer"), ("hf_cache", "pointer"),
+              ("ollama_models", "pointer"), ("flags", "uint32_t"),
+              ("max_parallel", "uint32_t"), ("max_retries", "uint32_t"),
+              ("timeout_ms", "uint32_t"), ("backoff_ms", "uint32_t"))
+
+
+@_mirror
+class RefInfo(CStruct):
+    """``kvb_ref_info``."""
+    _c_name_ = "kvb_ref_info"
+    _c_init_ = "kvb_ref_info_init"
+    _spec_ = (("struct_size", "size_t"), ("source", "int32_t"),
+              ("http_requests", "uint32_t"), ("http_bytes", "uint64_t"),
+              ("repo", "char", 128), ("revision", "char", 128),
+              ("commit", "char", 72), ("file", "char", 256),
+              ("path", "char", 512), ("file_count", "uint32_t"),
+              ("split_count", "uint32_t"), ("num_ctx", "int64_t"),
+              ("num_batch", "int64_t"), ("num_gpu", "int64_t"),
+              ("num_predict", "int64_t"), ("params", "char", 512))
+
+
+@_mirror
 class Device(CStruct):
     """``kvb_device``."""
     _c_name_ = "kvb_device"
@@ -663,6 +690,14 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
      _status, _check),
     ("kvb_read_field_name", [c_uint], _str, _string),
     ("kvb_format_name", [c_int], _str, _string),
+    ("kvb_ref_options_init", [_P(RefOptions), c_size_t], _status,
+     _check_init),
+    ("kvb_ref_info_init", [_P(RefInfo), c_size_t], _status, _check_init),
+    ("kvb_model_read_ref",
+     [_str, _P(RefOptions), _P(Model), _P(Quant), _P(ReadInfo), _P(RefInfo),
+      _P(Error)], _status, _check),
+    ("kvb_ref_source_name", [c_int], _str, _string),
+    ("kvb_hub_built", [], c_uint, None),
     # Probe and validate
     ("kvb_device_init", [_P(Device), c_size_t], _status, _check_init),
     ("kvb_probe_count", [_P(c_uint32), _P(Error)], _status, _check),

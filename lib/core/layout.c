@@ -102,6 +102,9 @@ static const field_row model_fields[] = {
     F(T, sliding_window_pattern, uint32_t),
     F(T, attention_chunk_size, uint64_t),
     F(T, attention_chunk_pattern, uint32_t),
+    F(T, rope_scaling_type, int32_t),
+    F(T, rope_scaling_factor, double),
+    F(T, original_max_position_embeddings, uint64_t),
 };
 #undef T
 

@@ -169,6 +169,32 @@ static void batch_defaults(kvb__engine_in *in)
             (uint32_t)kvb__min(s->max_num_seqs, s->max_num_batched_tokens);
 }
 
+/*
+ * The default max_model_len (_get_and_verify_max_len, config.py; model.py
+ * from 0.11): max_position_embeddings, multiplied by rope_scaling's factor
+ * for every type but su, longrope and llama3, whose
+ * max_position_embeddings already counts the scaling; YaRN multiplies
+ * original_max_position_embeddings instead.  Gemma 3's 128K is already
+ * scaled too, so vLLM skips it ("gemma3" not in model_type, since Gemma
+ * 3's support in 0.8.0).  The product is a float, truncated by int().
+ * The factor rule is in every release this library plans (0.2.0 already
+ * multiplied; the su/longrope exclusion came with Phi-3 in 0.4.2, llama3
+ * with Llama 3.1 in 0.5.3, each with the support for the type).
+ */
+uint64_t kvb__vllm_derived_max_len(const kvb_model *m)
+{
+    uint64_t len = m->max_position_embeddings;
+    int32_t t = m->rope_scaling_type;
+    if (t == KVB_ROPE_NONE || t == KVB_ROPE_SU || t == KVB_ROPE_LONGROPE ||
+        t == KVB_ROPE_LLAMA3 || m->arch == KVB_ARCH_GEMMA3)
+        return len;
+    double f = m->rope_scaling_factor > 0.0 ? m->rope_scaling_factor : 1.0;
+    if (t == KVB_ROPE_YARN && m->original_max_position_embeddings)
+        len = m->original_max_position_embeddings;
+    double x = (double)len * f;
+    return x >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)x;
+}
+
 void kvb__vllm_defaults(kvb__engine_in *in)
 {
     kvb_serving *s = &in->s;
@@ -176,7 +202,7 @@ void kvb__vllm_defaults(kvb__engine_in *in)
         s->gpu_memory_utilization =
             in->accounting == KVB_ACCOUNTING_VLLM_V1_021 ? 0.92 : 0.90;
     if (!s->max_model_len)
-        s->max_model_len = in->model->max_position_embeddings;
+        s->max_model_len = kvb__vllm_derived_max_len(in->model);
     batch_defaults(in);
 }
 

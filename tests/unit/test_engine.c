@@ -435,6 +435,52 @@ static void test_engine_loaded_weights(void **state)
                 p.weights_bytes_per_gpu < (uint64_t)(17.23 * GIB));
 }
 
+/* Rule 5: the default max_model_len follows rope_scaling
+ * (_get_and_verify_max_len): linear and dynamic multiply
+ * max_position_embeddings, YaRN multiplies the original positions, su,
+ * longrope and llama3 and Gemma 3 keep max_position_embeddings. */
+static void test_engine_default_max_len_rope(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 1100);
+    f.m.max_position_embeddings = 32768;
+    f.m.rope_scaling_type = KVB_ROPE_YARN; /* Qwen2.5's documented yarn */
+    f.m.rope_scaling_factor = 4.0;
+    f.m.original_max_position_embeddings = 32768;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_model_len, 131072);
+    f.in.s = serving_default();
+    f.m.max_position_embeddings = 4096;
+    f.m.rope_scaling_type = KVB_ROPE_DYNAMIC;
+    f.m.rope_scaling_factor = 2.5;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_model_len, 10240);
+    f.in.s = serving_default();
+    f.in.s.max_model_len = 8192; /* the user's value stands */
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_model_len, 8192);
+    /* Gemma 3: linear factor 8 is already in its 131072 */
+    f.m = preset_model("Gemma-3-27B");
+    f.m.rope_scaling_type = KVB_ROPE_LINEAR;
+    f.m.rope_scaling_factor = 8.0;
+    assert_int_equal(kvb__vllm_derived_max_len(&f.m),
+                     f.m.max_position_embeddings);
+    f.m.rope_scaling_type = KVB_ROPE_SU;
+    f.m.arch = KVB_ARCH_PHI3;
+    assert_int_equal(kvb__vllm_derived_max_len(&f.m),
+                     f.m.max_position_embeddings);
+    f.m.rope_scaling_type = KVB_ROPE_NONE; /* "default": no factor */
+    assert_int_equal(kvb__vllm_derived_max_len(&f.m),
+                     f.m.max_position_embeddings);
+    /* out-of-range fields are refused by validation */
+    f.m.rope_scaling_type = KVB_ROPE_LAST_;
+    assert_int_equal(kvb_model_validate(&f.m, NULL), KVB_ERANGE);
+    f.m.rope_scaling_type = KVB_ROPE_LINEAR;
+    f.m.rope_scaling_factor = -1.0;
+    assert_int_equal(kvb_model_validate(&f.m, NULL), KVB_ERANGE);
+}
+
 static void test_engine_versions(void **state)
 {
     (void)state;
@@ -479,4 +525,5 @@ KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
           cmocka_unit_test(test_engine_non_torch_by_version),
           cmocka_unit_test(test_engine_non_torch_total_minus_free),
           cmocka_unit_test(test_engine_large_device_by_release),
-          cmocka_unit_test(test_engine_loaded_weights));
+          cmocka_unit_test(test_engine_loaded_weights),
+          cmocka_unit_test(test_engine_default_max_len_rope));

@@ -160,6 +160,8 @@ class Model(CStruct):
         ("sliding_window_pattern", "uint32_t"),
         ("attention_chunk_size", "uint64_t"),
         ("attention_chunk_pattern", "uint32_t"),
+        ("rope_scaling_type", "int32_t"), ("rope_scaling_factor", "double"),
+        ("original_max_position_embeddings", "uint64_t"),
     )
 
 

@@ -225,6 +225,9 @@ class Model(_CMirror):
     sliding_window_pattern: int = 0
     attention_chunk_size: int = 0
     attention_chunk_pattern: int = 0
+    rope_scaling_type: int = 0
+    rope_scaling_factor: float = 0.0
+    original_max_position_embeddings: int = 0
 
 
 @dataclass(frozen=True)

@@ -327,6 +327,36 @@ uint64_t kvb__vllm_non_torch(const kvb__engine_in *in)
 #define SAMPLER_LOGITS_V0 9
 #define SAMPLER_LOGITS_V1 5
 
+/*
+ * V1's top-k/top-p sampler by release (v1/sample/ops/topk_topp_sampler.py):
+ * - the torch path sorts the R x vocab logits.  At the sort's peak the
+ *   FP32 logits (1) sit beside the sorted values (1), the int64 indices
+ *   (2), the int64 positions they are sorted from (2) and the segmented
+ *   radix sort's second key and value buffers (1 + 2): 9, as in V0.  PR
+ *   #32558's table measures it (1.25 GB for 256 x 131072 logits, 9.3
+ *   rows), and so do the collected logs that sampled this way: 9.0-9.1
+ *   rows (vllm-col-010, -012, -016, -017, -019, -022, -023);
+ * - FlashInfer's kernels filter and sample without sorting (the FP32
+ *   logits and its probabilities, 2 rows: vllm-col-006 to -009), but only
+ *   where FlashInfer is installed and enabled: in 0.8 vLLM refused
+ *   FlashInfer >= 0.2.3 (PR #14815) until PR #15777; FlashInfer was not a
+ *   dependency of the wheel before late 2025, and PR #26859 (0.11.1) made
+ *   its sampler opt-in.  A default install sorts, so the plan does;
+ * - the Triton top-k/top-p kernels (PR #33538, February 2026) replace the
+ *   sort; taken from 0.16.0, the first release after it.  Those releases
+ *   keep the itemised 5 rows as an upper bound (vllm-log-033, 0.19).
+ */
+#define SAMPLER_LOGITS_SORT 9
+
+static uint64_t sampler_units(const kvb__engine_in *in)
+{
+    if (line_v0(in))
+        return SAMPLER_LOGITS_V0;
+    if (!since(in, V(0, 16, 0)))
+        return SAMPLER_LOGITS_SORT;
+    return SAMPLER_LOGITS_V1;
+}
+
 typedef struct widths {
     uint64_t tokens, reqs, hidden, b;
 } widths;
@@ -391,7 +421,7 @@ static uint64_t forward_peak(const kvb__engine_in *in, uint32_t first,
 static uint64_t sampler_peak(const kvb__engine_in *in, const widths *w)
 {
     uint64_t logits = w->reqs * in->model->vocab_size;
-    uint64_t units = line_v0(in) ? SAMPLER_LOGITS_V0 : SAMPLER_LOGITS_V1;
+    uint64_t units = sampler_units(in);
     /* model-dtype logits, the FP32 working set, and the hidden states the
      * runner still holds */
     return logits * w->b + logits * 4 * units + w->hidden;

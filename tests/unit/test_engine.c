@@ -481,6 +481,33 @@ static void test_engine_default_max_len_rope(void **state)
     assert_int_equal(kvb_model_validate(&f.m, NULL), KVB_ERANGE);
 }
 
+/* The dummy sampler's FP32 working set: 9 rows of R x vocab while V1
+ * sorts the logits (as V0 does), the itemised 5 from the Triton kernels
+ * (0.16); vllm-col-016 (Llama-3.1-8B, H100, about 0.13): 4.71 GiB
+ * planned against 4.76 logged. */
+static void test_engine_sampler_rows(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 1300);
+    f.m.vocab_size = 128256;
+    f.in.s.max_num_batched_tokens = 8192;
+    f.in.s.max_num_seqs = 1024;
+    uint64_t sorted = kvb__vllm_activation(&f.in, 0);
+    f.in.version = 1900;
+    uint64_t triton = kvb__vllm_activation(&f.in, 0);
+    assert_int_equal(sorted - triton, 4ull * 1024 * 128256 * 4);
+    f.in.version = 1511; /* the last release that sorts */
+    assert_int_equal(kvb__vllm_activation(&f.in, 0), sorted);
+    f.in.version = 902;
+    assert_int_equal(kvb__vllm_activation(&f.in, 0), sorted);
+    /* the real record: 1024 x 128256 x (2 + 9 x 4) + the hidden states */
+    f.in.version = 1300;
+    f.m = preset_model("Llama-3.1-8B");
+    uint64_t a = kvb__vllm_activation(&f.in, 0);
+    assert_true(a > (uint64_t)(4.70 * GIB) && a < (uint64_t)(4.72 * GIB));
+}
+
 static void test_engine_versions(void **state)
 {
     (void)state;
@@ -526,4 +553,5 @@ KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
           cmocka_unit_test(test_engine_non_torch_total_minus_free),
           cmocka_unit_test(test_engine_large_device_by_release),
           cmocka_unit_test(test_engine_loaded_weights),
-          cmocka_unit_test(test_engine_default_max_len_rope));
+          cmocka_unit_test(test_engine_default_max_len_rope),
+          cmocka_unit_test(test_engine_sampler_rows));

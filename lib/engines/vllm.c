@@ -342,11 +342,16 @@ uint64_t kvb__vllm_non_torch(const kvb__engine_in *in)
  *   FlashInfer >= 0.2.3 (PR #14815) until PR #15777; FlashInfer was not a
  *   dependency of the wheel before late 2025, and PR #26859 (0.11.1) made
  *   its sampler opt-in.  A default install sorts, so the plan does;
- * - the Triton top-k/top-p kernels (PR #33538, February 2026) replace the
- *   sort; taken from 0.16.0, the first release after it.  Those releases
- *   keep the itemised 5 rows as an upper bound (vllm-log-033, 0.19).
+ * - the Triton top-k/top-p kernels (PR #33538, 2026-02-17) replace the
+ *   sort; taken from 0.16.0, the first release after 0.15.0 (2026-01-29).
+ *   Those releases keep the itemised 5 rows as an upper bound
+ *   (vllm-log-033, 0.19: budget exact);
+ * - PR #40376 (2026-04-29, after PR #38284 whose log text names v0.21)
+ *   turns the FlashInfer sampler on by default, FlashInfer being a
+ *   dependency by then: 2 rows from 0.21.
  */
-#define SAMPLER_LOGITS_SORT 9
+#define SAMPLER_LOGITS_SORT       9
+#define SAMPLER_LOGITS_FLASHINFER 2
 
 static uint64_t sampler_units(const kvb__engine_in *in)
 {
@@ -354,7 +359,9 @@ static uint64_t sampler_units(const kvb__engine_in *in)
         return SAMPLER_LOGITS_V0;
     if (!since(in, V(0, 16, 0)))
         return SAMPLER_LOGITS_SORT;
-    return SAMPLER_LOGITS_V1;
+    if (!since(in, V(0, 21, 0)))
+        return SAMPLER_LOGITS_V1;
+    return SAMPLER_LOGITS_FLASHINFER;
 }
 
 typedef struct widths {

@@ -497,6 +497,9 @@ static void test_engine_sampler_rows(void **state)
     f.in.version = 1900;
     uint64_t triton = kvb__vllm_activation(&f.in, 0);
     assert_int_equal(sorted - triton, 4ull * 1024 * 128256 * 4);
+    f.in.version = 2100; /* FlashInfer's sampler by default: 2 rows */
+    assert_int_equal(triton - kvb__vllm_activation(&f.in, 0),
+                     3ull * 1024 * 128256 * 4);
     f.in.version = 1511; /* the last release that sorts */
     assert_int_equal(kvb__vllm_activation(&f.in, 0), sorted);
     f.in.version = 902;

@@ -366,7 +366,62 @@ static uint64_t sampler_units(const kvb__engine_in *in)
 
 typedef struct widths {
     uint64_t tokens, reqs, hidden, b;
+    uint32_t scratch; /* SCRATCH_* bits: the quantized kernel's buffers */
 } widths;
+
+/*
+ * Scratch buffers the quantized GEMM allocates on every call, alive beside
+ * the layer's tensors during the profile run (rule 7 of issue 13):
+ * - gptq_marlin_gemm (GPTQ from 0.4.2, PR #3922; AWQ through awq_marlin
+ *   from 0.5.3, PR #6612; compute capability 8.0 up) took an M x K copy of
+ *   its input in the activation dtype (a_tmp) on every call until PR
+ *   #14138 (2025-03-08, 0.8.0); since then only with act-order, which the
+ *   plan does not take;
+ * - and, from PR #6795 (2024-07-27, 0.5.4), an FP32 reduce buffer (c_tmp)
+ *   of determine_reduce_max_m(M) x N;
+ * - the exllama GPTQ kernel (gptq_gemm, before Marlin and below compute
+ *   capability 8.0) rebuilds the whole K x N weight in FP16 (temp_dq) when
+ *   M exceeds 50 rows.
+ */
+enum { SCRATCH_A = 1u, SCRATCH_C = 2u, SCRATCH_DQ = 4u };
+
+static uint32_t quant_scratch(const kvb__engine_in *in)
+{
+    int32_t q = in->quant->method;
+    uint32_t cc = in->gpu->compute_capability;
+    bool gptq = q == KVB_QUANT_GPTQ_4 || q == KVB_QUANT_GPTQ_8;
+    bool awq = q == KVB_QUANT_AWQ_4;
+    bool marlin_gpu = cc == 0 || cc >= 80;
+    bool marlin = marlin_gpu && ((gptq && since(in, V(0, 4, 2))) ||
+                                 (awq && since(in, V(0, 5, 3))));
+    if (marlin) {
+        uint32_t f = since(in, V(0, 8, 0)) ? 0 : SCRATCH_A;
+        return since(in, V(0, 5, 4)) ? f | SCRATCH_C : f;
+    }
+    return gptq ? SCRATCH_DQ : 0;
+}
+
+/* marlin::determine_reduce_max_m: tiles of 16 rows up to 64, then 64 x
+ * the parallel slices (at most max_par = 16). */
+static uint64_t reduce_max_m(uint64_t m)
+{
+    if (m <= 64)
+        return kvb__round_up(m ? m : 1, 16);
+    return 64 * kvb__min(kvb__cdiv(m, 64), 16);
+}
+
+/* The scratch of one quantized projection of k inputs and n outputs. */
+static uint64_t scratch_bytes(const widths *w, uint64_t k, uint64_t n)
+{
+    uint64_t b = 0;
+    if (w->scratch & SCRATCH_A)
+        b += w->tokens * k * w->b;
+    if (w->scratch & SCRATCH_C)
+        b += reduce_max_m(w->tokens) * n * 4;
+    if ((w->scratch & SCRATCH_DQ) && w->tokens > 50)
+        b += k * n * 2;
+    return b;
+}
 
 static uint64_t attn_live(const kvb_model *m, uint32_t tp, const widths *w)
 {
@@ -381,16 +436,25 @@ static uint64_t attn_live(const kvb_model *m, uint32_t tp, const widths *w)
                 qh * m->v_head_dim + m->hidden_size);
     }
     uint64_t kvh = kvb__kv_heads_per_rank(m, tp);
-    return T * b * ((qh + 2 * kvh) * hd + qh * hd + m->hidden_size);
+    uint64_t qkv = (qh + 2 * kvh) * hd;
+    uint64_t scratch = kvb__max(scratch_bytes(w, m->hidden_size, qkv),
+                                scratch_bytes(w, qh * hd, m->hidden_size));
+    return T * b * (qkv + qh * hd + m->hidden_size) + scratch;
 }
 
 /* gate_up output, the activation and the down output are alive together:
  * the modelling code keeps gate_up in a local until the MLP returns. */
 static uint64_t mlp_live(const kvb_model *m, uint64_t width, const widths *w)
 {
-    uint64_t per_tok =
-        (m->flags & KVB_MODEL_MLP_NO_GATE) ? 2 * width : 3 * width;
-    return w->tokens * w->b * (per_tok + m->hidden_size);
+    bool gate = !(m->flags & KVB_MODEL_MLP_NO_GATE);
+    uint64_t up = gate ? 2 * width : width;
+    uint64_t per_tok = up + width;
+    uint64_t down = w->tokens * w->b * (per_tok + m->hidden_size) +
+                    scratch_bytes(w, width, m->hidden_size);
+    /* the up projection's scratch, before its activation exists */
+    uint64_t first =
+        w->tokens * w->b * up + scratch_bytes(w, m->hidden_size, up);
+    return kvb__max(down, first);
 }
 
 static uint64_t moe_live(const kvb_model *m, uint32_t tp, bool ep,
@@ -446,6 +510,7 @@ uint64_t kvb__vllm_activation(const kvb__engine_in *in, uint32_t stage)
     w.reqs = kvb__min(in->s.max_num_seqs, w.tokens);
     w.b = kvb__dtype_bytes(kvb__act_dtype(m, in->quant));
     w.hidden = w.tokens * m->hidden_size * w.b;
+    w.scratch = quant_scratch(in);
     uint64_t peak = forward_peak(in, first, last, &w);
     if (stage + 1 == pp)
         peak = kvb__max(peak, sampler_peak(in, &w));

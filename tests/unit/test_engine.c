@@ -511,6 +511,45 @@ static void test_engine_sampler_rows(void **state)
     assert_true(a > (uint64_t)(4.70 * GIB) && a < (uint64_t)(4.72 * GIB));
 }
 
+/* Rule 7: the quantized GEMM's scratch at the largest projection.
+ * Llama-3.1-8B in GPTQ 4-bit on an A100, 8192 tokens in the profile (one
+ * request, so the forward pass is the peak): down_proj's input is 14336
+ * wide.  gptq_marlin_gemm's a_tmp, 8192 x 14336 x 2 bytes, until 0.8.0
+ * (PR #14138); its FP32 reduce buffer from 0.5.4 (PR #6795),
+ * determine_reduce_max_m(8192) = 1024 rows x 4096 x 4; before Marlin
+ * (0.4.2) the exllama kernel rebuilds the 14336 x 4096 weight in FP16. */
+static void test_engine_quant_scratch(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 703);
+    f.m = preset_model("Llama-3.1-8B");
+    f.q = quant_of(KVB_QUANT_GPTQ_4);
+    f.g.compute_capability = 80;
+    f.in.s.max_num_batched_tokens = 8192;
+    f.in.s.max_num_seqs = 1;
+    uint64_t v073 = kvb__vllm_activation(&f.in, 0);
+    f.in.version = 800;
+    f.in.accounting = kvb__vllm_accounting(800);
+    uint64_t v080 = kvb__vllm_activation(&f.in, 0);
+    assert_int_equal(v073 - v080, 8192ull * 14336 * 2);
+    f.in.version = 503;
+    f.in.accounting = kvb__vllm_accounting(503);
+    uint64_t v053 = kvb__vllm_activation(&f.in, 0);
+    assert_int_equal(v073 - v053, 1024ull * 4096 * 4);
+    f.q = quant_of(KVB_QUANT_AUTO);
+    uint64_t plain = kvb__vllm_activation(&f.in, 0);
+    assert_int_equal(v053 - plain, 8192ull * 14336 * 2);
+    f.q = quant_of(KVB_QUANT_GPTQ_4);
+    f.in.version = 401;
+    f.in.accounting = kvb__vllm_accounting(401);
+    assert_int_equal(kvb__vllm_activation(&f.in, 0) - plain,
+                     14336ull * 4096 * 2);
+    /* AWQ reaches Marlin in 0.5.3 (PR #6612); before, no scratch here */
+    f.q = quant_of(KVB_QUANT_AWQ_4);
+    assert_int_equal(kvb__vllm_activation(&f.in, 0), plain);
+}
+
 static void test_engine_versions(void **state)
 {
     (void)state;
@@ -557,4 +596,5 @@ KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
           cmocka_unit_test(test_engine_large_device_by_release),
           cmocka_unit_test(test_engine_loaded_weights),
           cmocka_unit_test(test_engine_default_max_len_rope),
-          cmocka_unit_test(test_engine_sampler_rows));
+          cmocka_unit_test(test_engine_sampler_rows),
+          cmocka_unit_test(test_engine_quant_scratch));

@@ -132,11 +132,28 @@ static bool large_device(const kvb__engine_in *in)
  * models keep it off.  The chunk was 512 tokens until PR #10544 (0.6.5),
  * then _DEFAULT_MAX_NUM_BATCHED_TOKENS = 2048.
  */
+/*
+ * vLLM's multimodal models among the families the plan describes: every
+ * Llama 4 checkpoint (Llama4ForConditionalGeneration) and Gemma 3 with
+ * the vision checkpoints' text vocabulary of 262208 (Gemma-3 4B/12B/27B,
+ * Gemma3ForConditionalGeneration; the text-only 1B has 262144).
+ */
+static bool multimodal(const kvb_model *m)
+{
+    return m->arch == KVB_ARCH_LLAMA4 ||
+           (m->arch == KVB_ARCH_GEMMA3 && m->vocab_size == 262208);
+}
+
+/* Rule 8: the automatic switch leaves out multimodal models from 0.6.1
+ * (PR #8425, in 0.6.1.post1), and LoRA, prompt adapters, speculative
+ * decoding and, 0.5.4-0.6.0, prefix caching (PR #8342 lifted that), which
+ * the plan does not take: with them pass enable_chunked_prefill = 0. */
 static bool v0_chunked_default(const kvb__engine_in *in)
 {
     const kvb_model *m = in->model;
     return since(in, V(0, 5, 4)) && in->s.max_model_len > 32768 &&
-           m->sliding_window == 0 && !kvb__is_mla(m);
+           m->sliding_window == 0 && !kvb__is_mla(m) &&
+           !(multimodal(m) && since(in, V(0, 6, 1)));
 }
 
 static void batch_defaults(kvb__engine_in *in)
@@ -159,6 +176,10 @@ static void batch_defaults(kvb__engine_in *in)
             t = 8192; /* OpenAI server; the LLM class doubles both */
         if (!s->enable_chunked_prefill)
             t = kvb__max(s->max_model_len, t);
+        /* V0's SchedulerConfig: multimodal models batch at least 5120
+         * tokens (PR #8028, 0.6.0) */
+        if (v0 && multimodal(in->model) && since(in, V(0, 6, 0)))
+            t = kvb__max(t, 5120);
         s->max_num_batched_tokens =
             kvb__min((uint64_t)s->max_num_seqs * s->max_model_len, t);
     }

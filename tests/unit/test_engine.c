@@ -550,6 +550,44 @@ static void test_engine_quant_scratch(void **state)
     assert_int_equal(kvb__vllm_activation(&f.in, 0), plain);
 }
 
+/* Rule 8: V0's automatic chunked prefill leaves out multimodal models
+ * from 0.6.1 (PR #8425), whose batch is at least 5120 tokens from 0.6.0
+ * (PR #8028).  Gemma-3-27B (the vision checkpoint's text vocabulary,
+ * 262208) at 65536 tokens, forced onto V0 in 0.8.3: chunked prefill stays
+ * off and the batch is the whole max_model_len; at 4096 tokens it is 5120,
+ * not 4096. */
+static void test_engine_v0_multimodal_batch(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 803);
+    f.m = preset_model("Gemma-3-27B");
+    f.m.sliding_window = 0; /* isolate the multimodal rule */
+    f.in.accounting = KVB_ACCOUNTING_VLLM_V0;
+    f.in.s.max_model_len = 65536;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.enable_chunked_prefill, 0);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 65536);
+    f.in.s = serving_default();
+    f.in.s.max_model_len = 4096;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 5120);
+    /* 0.6.0: the batch floor exists, the exclusion not yet */
+    f.in.version = 600;
+    f.in.s = serving_default();
+    f.in.s.max_model_len = 65536;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.enable_chunked_prefill, 1);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 5120);
+    /* the text-only vocabulary (Gemma 3 1B, 262144) is not multimodal */
+    f.in.version = 803;
+    f.m.vocab_size = 262144;
+    f.in.s = serving_default();
+    f.in.s.max_model_len = 4096;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 4096);
+}
+
 static void test_engine_versions(void **state)
 {
     (void)state;
@@ -597,4 +635,5 @@ KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
           cmocka_unit_test(test_engine_loaded_weights),
           cmocka_unit_test(test_engine_default_max_len_rope),
           cmocka_unit_test(test_engine_sampler_rows),
-          cmocka_unit_test(test_engine_quant_scratch));
+          cmocka_unit_test(test_engine_quant_scratch),
+          cmocka_unit_test(test_engine_v0_multimodal_batch));

@@ -533,21 +533,56 @@ static void test_engine_quant_scratch(void **state)
     f.in.accounting = kvb__vllm_accounting(800);
     uint64_t v080 = kvb__vllm_activation(&f.in, 0);
     assert_int_equal(v073 - v080, 8192ull * 14336 * 2);
+    /* 0.5.3 and 0.5.4 measure reserved memory alike (rule 6), so their
+     * difference is the reduce buffer alone */
     f.in.version = 503;
     f.in.accounting = kvb__vllm_accounting(503);
     uint64_t v053 = kvb__vllm_activation(&f.in, 0);
-    assert_int_equal(v073 - v053, 1024ull * 4096 * 4);
+    f.in.version = 504;
+    assert_int_equal(kvb__vllm_activation(&f.in, 0) - v053, 1024ull * 4096 * 4);
+    f.in.version = 503;
     f.q = quant_of(KVB_QUANT_AUTO);
     uint64_t plain = kvb__vllm_activation(&f.in, 0);
     assert_int_equal(v053 - plain, 8192ull * 14336 * 2);
-    f.q = quant_of(KVB_QUANT_GPTQ_4);
     f.in.version = 401;
     f.in.accounting = kvb__vllm_accounting(401);
+    plain = kvb__vllm_activation(&f.in, 0);
+    f.q = quant_of(KVB_QUANT_GPTQ_4);
     assert_int_equal(kvb__vllm_activation(&f.in, 0) - plain,
                      14336ull * 4096 * 2);
     /* AWQ reaches Marlin in 0.5.3 (PR #6612); before, no scratch here */
     f.q = quant_of(KVB_QUANT_AWQ_4);
     assert_int_equal(kvb__vllm_activation(&f.in, 0), plain);
+}
+
+/* Rule 6: 0.2.5-0.6.3 subtract the reserved peak.  Llama-3.1-8B, one
+ * request (the forward pass is the peak), replayed over the caching
+ * allocator: the layer's freed qkv and attention blocks do not hold
+ * gate_up or its activation, so segments open beside them.  At 4096
+ * tokens the reserved surplus is 48 MiB, at 32768 384 MiB (0.6.3 against
+ * 0.6.4, which reads the allocated peak). */
+static void test_engine_reserved_peak(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 603);
+    f.m = preset_model("Llama-3.1-8B");
+    f.g.compute_capability = 80;
+    f.in.s.max_num_seqs = 1;
+    const uint64_t tokens[] = {4096, 32768}, surplus[] = {48, 384};
+    for (int i = 0; i < 2; i++) {
+        f.in.s.max_num_batched_tokens = tokens[i];
+        f.in.version = 603;
+        uint64_t reserved = kvb__vllm_activation(&f.in, 0);
+        f.in.version = 604;
+        uint64_t allocated = kvb__vllm_activation(&f.in, 0);
+        assert_int_equal(reserved - allocated, surplus[i] * MIB);
+    }
+    /* not before 0.2.5 (torch.cuda.max_memory_allocated) */
+    f.in.version = 204;
+    uint64_t old = kvb__vllm_activation(&f.in, 0);
+    f.in.version = 604;
+    assert_int_equal(old, kvb__vllm_activation(&f.in, 0));
 }
 
 /* Rule 8: V0's automatic chunked prefill leaves out multimodal models
@@ -636,4 +671,5 @@ KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
           cmocka_unit_test(test_engine_default_max_len_rope),
           cmocka_unit_test(test_engine_sampler_rows),
           cmocka_unit_test(test_engine_quant_scratch),
-          cmocka_unit_test(test_engine_v0_multimodal_batch));
+          cmocka_unit_test(test_engine_v0_multimodal_batch),
+          cmocka_unit_test(test_engine_reserved_peak));

@@ -246,6 +246,17 @@ typedef enum kvb__attn_kind {
 uint64_t kvb__head_dim(const kvb_model *m);
 bool kvb__is_mla(const kvb_model *m);
 bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer);
+/* The layer_pattern characters, in a fixed order (at most 8). */
+#define KVB__LAYER_KINDS "AG*M-E"
+/* Layer i's layer_pattern character ('A' when the pattern is empty). */
+char kvb__layer_kind(const kvb_model *m, uint32_t layer);
+bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer); /* A or * */
+bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer);  /* A G - E */
+/* Some layer is recurrent (Mamba2 or Gated DeltaNet). */
+bool kvb__has_recurrent(const kvb_model *m);
+/* Layers of `kind` among [first, last). */
+uint32_t kvb__count_kind(const kvb_model *m, uint32_t first, uint32_t last,
+                         char kind);
 /* MoE layers among [first, last), without walking them. */
 uint32_t kvb__count_moe(const kvb_model *m, uint32_t first, uint32_t last);
 kvb__attn_kind kvb__layer_attn(const kvb_model *m, uint32_t layer);
@@ -348,6 +359,15 @@ uint64_t kvb__kv_heads_per_rank(const kvb_model *m, uint32_t tp);
 /* KV bytes per token: whole model, and the busiest rank (may be NULL). */
 void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                    uint32_t pp, uint64_t *whole, uint64_t *per_gpu);
+/* Attention layers among [first, last) (a hybrid's others cache no KV). */
+uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last);
+/* One request's recurrent state in one recurrent layer on one rank. */
+void kvb__state_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
+                      uint64_t *conv, uint64_t *ssm);
+/* ... summed over the recurrent layers among [first, last). */
+uint64_t kvb__state_bytes_per_request(const kvb_model *m, const kvb_quant *q,
+                                      uint32_t tp, uint32_t first,
+                                      uint32_t last);
 /* hybrid == false: every layer is treated as full attention. */
 void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                         uint32_t first, uint32_t last, uint32_t block_size,
@@ -566,6 +586,8 @@ struct kvb__engine {
     const kvb__flag *flags;
     size_t flag_count;
     bool underscores;      /* --max_model_len reads as --max-model-len */
+    bool abbrev;           /* a unique prefix of a long flag names it
+                              (Python argparse's allow_abbrev) */
     bool positional_model; /* "vllm serve MODEL", "ollama run MODEL" */
     /* Optional: one line of a log; true when it was this engine's line
      * (advice/explain.c offers each line to every engine). */

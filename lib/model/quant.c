@@ -158,7 +158,9 @@ static bool is_linear(int32_t role)
     case KVB_ROLE_EXPERT_DOWN:
     case KVB_ROLE_SHARED_GATE:
     case KVB_ROLE_SHARED_UP:
-    case KVB_ROLE_SHARED_DOWN: return true;
+    case KVB_ROLE_SHARED_DOWN:
+    case KVB_ROLE_SSM_IN:
+    case KVB_ROLE_SSM_OUT: return true;
     default: return false;
     }
 }

@@ -868,6 +868,11 @@ static kvb_status architecture(cfg *c)
     }
     int32_t arch = KVB_ARCH_GENERIC;
     bool known = type && kvb_arch_find(type, &arch, NULL) == KVB_OK;
+    /* The hybrids' layer patterns and recurrent sizes are not read from a
+     * config.json yet: until they are, such a file stays unknown (the
+     * presets carry them). */
+    if (arch == KVB_ARCH_QWEN3_NEXT || arch == KVB_ARCH_NEMOTRON_H)
+        known = false;
     for (size_t i = 0; type && !known && i < KVB__ARRAY_LEN(extra_types); i++)
         if (kvb__strcasecmp(type, extra_types[i].name) == 0) {
             arch = extra_types[i].arch;

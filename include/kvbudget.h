@@ -325,7 +325,28 @@ typedef struct kvb_model {
     uint32_t ssm_state_size;           /* state per head row (key head dim) */
     uint32_t ssm_conv_kernel;          /* causal conv width */
     int32_t ssm_state_dtype;           /* kvb_dtype of the SSM state; AUTO: model dtype */
+    /* ---- RoPE scaling (config.json rope_scaling) @since 0.2 ---- */
+    int32_t rope_scaling_type;         /* kvb_rope_scaling; NONE: no scaling */
+    double rope_scaling_factor;        /* rope_scaling.factor; 0: none (1) */
+    uint64_t original_max_position_embeddings; /* rope_scaling's (YaRN); 0 */
 } kvb_model;
+
+/**
+ * The rope_scaling type (rope_type or type) of a config.json.  vLLM's
+ * default max_model_len follows it (docs/model.md, section 4).
+ * @since 0.2
+ */
+typedef enum kvb_rope_scaling {
+    KVB_ROPE_NONE = 0,     /* no rope_scaling, or "default" */
+    KVB_ROPE_LINEAR = 1,   /* "linear" */
+    KVB_ROPE_DYNAMIC = 2,  /* "dynamic" (NTK) */
+    KVB_ROPE_YARN = 3,     /* "yarn" */
+    KVB_ROPE_LONGROPE = 4, /* "longrope" (Phi-3 long context) */
+    KVB_ROPE_SU = 5,       /* "su" (the earlier name of longrope) */
+    KVB_ROPE_LLAMA3 = 6,   /* "llama3" (Llama 3.1 and later) */
+    KVB_ROPE_OTHER = 7,    /* any other type with a factor ("mrope" ...) */
+    KVB_ROPE_LAST_         /* never use */
+} kvb_rope_scaling;
 
 /**
  * Fill a model with defaults (all zero, arch GENERIC, dtype BF16) and set

@@ -620,6 +620,7 @@ extern const kvb__engine kvb__engine_tgi;    /* engines/tgi.c */
 /* ---- engine: vLLM (engines/vllm.c) ---- */
 
 int32_t kvb__vllm_accounting(uint32_t version);
+uint64_t kvb__vllm_derived_max_len(const kvb_model *model);
 /* Why vLLM at in->version falls back to its V0 engine for these inputs
  * (_is_v1_supported_oracle), or NULL. */
 const char *kvb__vllm_v0_fallback(const kvb__engine_in *in);

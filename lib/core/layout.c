@@ -110,6 +110,9 @@ static const field_row model_fields[] = {
     F(T, ssm_state_size, uint32_t),
     F(T, ssm_conv_kernel, uint32_t),
     F(T, ssm_state_dtype, int32_t),
+    F(T, rope_scaling_type, int32_t),
+    F(T, rope_scaling_factor, double),
+    F(T, original_max_position_embeddings, uint64_t),
 };
 #undef T
 

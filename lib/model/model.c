@@ -304,6 +304,23 @@ static kvb_status check_ranges(const kvb_model *m, kvb_error *err)
                          "model.flags (0x%x) has unknown bits; allowed: "
                          "KVB_MODEL_* bits",
                          m->flags);
+    if (m->rope_scaling_type < 0 || m->rope_scaling_type >= KVB_ROPE_LAST_)
+        return kvb__fail(err, KVB_ERANGE, "model.rope_scaling_type",
+                         "model.rope_scaling_type (%d) is not a "
+                         "kvb_rope_scaling value; allowed: 0..%d",
+                         m->rope_scaling_type, KVB_ROPE_LAST_ - 1);
+    if (!(m->rope_scaling_factor >= 0.0 && m->rope_scaling_factor <= 1024.0))
+        return kvb__fail(err, KVB_ERANGE, "model.rope_scaling_factor",
+                         "model.rope_scaling_factor (%g) is out of range; "
+                         "allowed: 0 (none) or up to 1024",
+                         m->rope_scaling_factor);
+    if (m->original_max_position_embeddings > ((uint64_t)1 << 32))
+        return kvb__fail(
+            err, KVB_ERANGE, "model.original_max_position_embeddings",
+            "model.original_max_position_embeddings (%llu) is "
+            "out of range; allowed: 0..%llu",
+            (unsigned long long)m->original_max_position_embeddings,
+            (unsigned long long)1 << 32);
     if (m->tie_word_embeddings > 1)
         return kvb__fail(err, KVB_ERANGE, "model.tie_word_embeddings",
                          "model.tie_word_embeddings (%u) is not a boolean; "

@@ -165,6 +165,8 @@ class Model(CStruct):
         ("ssm_num_heads", "uint32_t"), ("ssm_head_dim", "uint32_t"),
         ("ssm_n_groups", "uint32_t"), ("ssm_state_size", "uint32_t"),
         ("ssm_conv_kernel", "uint32_t"), ("ssm_state_dtype", "int32_t"),
+        ("rope_scaling_type", "int32_t"), ("rope_scaling_factor", "double"),
+        ("original_max_position_embeddings", "uint64_t"),
     )
 
 

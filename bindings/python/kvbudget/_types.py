@@ -234,6 +234,9 @@ class Model(_CMirror):
     ssm_state_size: int = 0
     ssm_conv_kernel: int = 0
     ssm_state_dtype: Dtype = Dtype.AUTO
+    rope_scaling_type: int = 0
+    rope_scaling_factor: float = 0.0
+    original_max_position_embeddings: int = 0
 
 
 @dataclass(frozen=True)

@@ -594,6 +594,23 @@ struct kvb__engine {
     bool (*log_line)(kvb_log_facts *f, const char *line, size_t len);
 };
 
+/* A pool of blocks holding every layer (engines/paged.c): the bytes of
+ * one block, what a request of `len` needs, the tokens and concurrency,
+ * the longest context; hooks for TensorRT-LLM and TGI. */
+uint64_t kvb__paged_block_bytes(const kvb__kv_stage *ks);
+uint64_t kvb__paged_needed(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                           uint64_t len);
+void kvb__paged_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                       uint64_t num_blocks, uint64_t *tokens,
+                       double *concurrency);
+uint64_t kvb__paged_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                            uint64_t available, uint64_t num_blocks);
+
+/* vLLM's and SGLang's --dtype / --quantization words for a scheme
+ * (engines/quant_flags.c); GGUF as "--quantization gguf" only when
+ * `gguf`. */
+void kvb__quant_args(kvb__args *a, int32_t method, bool gguf);
+
 /* The engines, in kvb_engine order; NULL for an unknown id. */
 const kvb__engine *kvb__engine_get(int32_t id);
 /* "vllm@0.8.3", "vllm-v0@0.8.3", "sglang", "llama.cpp@b6123": the engine,

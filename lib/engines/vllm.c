@@ -1365,31 +1365,6 @@ kvb_status kvb__vllm_error_text(const kvb_plan *p, char *buf, size_t cap,
 
 /* ---- fixes as vLLM flags ---- */
 
-/* vLLM's --quantization / --dtype spelling of a method, or NULL. */
-static void quant_args(kvb__args *a, int32_t method)
-{
-    static const struct {
-        int32_t method;
-        const char *flag, *value;
-    } map[] = {
-        {KVB_QUANT_FP32, "--dtype", "float32"},
-        {KVB_QUANT_FP16, "--dtype", "float16"},
-        {KVB_QUANT_BF16, "--dtype", "bfloat16"},
-        {KVB_QUANT_FP8, "--quantization", "fp8"},
-        {KVB_QUANT_GPTQ_8, "--quantization", "gptq"},
-        {KVB_QUANT_GPTQ_4, "--quantization", "gptq"},
-        {KVB_QUANT_AWQ_4, "--quantization", "awq"},
-        {KVB_QUANT_BNB_4, "--quantization", "bitsandbytes"},
-        {KVB_QUANT_MXFP4, "--quantization", "mxfp4"},
-    };
-    for (size_t i = 0; i < KVB__ARRAY_LEN(map); i++)
-        if (map[i].method == method) {
-            kvb__arg(a, "%s", map[i].flag);
-            kvb__arg(a, "%s", map[i].value);
-            return;
-        }
-}
-
 /* vLLM serves GGUF from a local file, with the tokenizer of the original
  * repository: the file name is a placeholder the operator fills in. */
 static void model_args(kvb__args *a, const kvb_model *m, int32_t method)
@@ -1417,7 +1392,7 @@ static void vllm_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
 {
     /* vLLM wants the Hugging Face repository, not our preset name */
     model_args(a, m, f->quant_method);
-    quant_args(a, f->quant_method);
+    kvb__quant_args(a, f->quant_method, false);
     kvb__arg(a, "--max-model-len");
     kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);
     kvb__arg(a, "--gpu-memory-utilization");

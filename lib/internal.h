@@ -953,13 +953,15 @@ typedef struct kvb__stage_memo {
     kvb_status weights_st;
     uint64_t weights; /* kvb__stage_weights */
     struct {
-        uint64_t in, out;   /* inventory bytes -> kvb__vllm_loaded_weights */
-        uint32_t gpu, used; /* kvb__vllm_weights_gpu_key */
+        uint64_t in, out;   /* inventory bytes -> the engine's loaded weights */
+        uint32_t gpu, used; /* the engine's weights_gpu_key */
+        uint64_t settings;  /* kvb__settings_key of the plan */
     } load[KVB__STAGE_MEMO_SLOTS];
     uint32_t load_next;
     struct {
         uint64_t tokens, bytes; /* max_num_batched_tokens -> activation */
         uint32_t seqs, v0;      /* max_num_seqs, the V0 line (2: empty) */
+        uint64_t settings;      /* kvb__settings_key of the plan */
     } act[KVB__STAGE_MEMO_SLOTS];
     uint32_t act_next;
     bool ks_done, ks_hybrid;

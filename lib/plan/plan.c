@@ -97,35 +97,57 @@ void kvb__stage_memo_init(kvb__stage_memo *mm, const kvb_model *m, uint32_t pp,
         kvb__pp_layers(m->num_hidden_layers, stage, pp, &mm->first, &mm->last);
 }
 
+/* Everything else a memoised term may read: the engine, its release and
+ * accounting, every resolved setting, the GPU's size and capability
+ * (FNV-1a over the bytes; a collision only costs a recomputation when
+ * the other keys differ too, never a wrong answer because the memo also
+ * compares them). */
+static uint64_t settings_key(const kvb__engine_in *in)
+{
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *b = (const unsigned char *)&in->s;
+    for (size_t i = 0; i < sizeof in->s; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    uint64_t more[4] = {(uint64_t)in->accounting, in->version,
+                        in->gpu->total_bytes, in->gpu->compute_capability};
+    b = (const unsigned char *)more;
+    for (size_t i = 0; i < sizeof more; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
 /* The engine's loaded weights, kept by what it reads of the GPU (the
  * only row input besides the stage's bytes). */
 static uint64_t memo_loaded(const kvb__engine_in *in, kvb__stage_memo *mm,
                             uint64_t bytes)
 {
     uint32_t gpu = in->engine->weights_gpu_key(in);
+    uint64_t key = settings_key(in);
     for (int k = 0; k < KVB__STAGE_MEMO_SLOTS; k++)
         if (mm->load[k].used && mm->load[k].gpu == gpu &&
-            mm->load[k].in == bytes)
+            mm->load[k].in == bytes && mm->load[k].settings == key)
             return mm->load[k].out;
     int k = (int)mm->load_next;
     mm->load_next = (mm->load_next + 1) % KVB__STAGE_MEMO_SLOTS;
     mm->load[k].gpu = gpu;
+    mm->load[k].settings = key;
     mm->load[k].in = bytes;
     mm->load[k].out = in->engine->loaded_weights(in, mm->stage, bytes);
     mm->load[k].used = 1;
     return mm->load[k].out;
 }
 
-/* The engine's activation peak, kept by the batch limits and the
- * accounting: a sweep over GPUs alternates their batch defaults. */
+/* The engine's activation peak, kept by the batch limits, the accounting
+ * and the settings: a sweep over GPUs alternates their batch defaults. */
 static uint64_t memo_activation(const kvb__engine_in *in, kvb__stage_memo *mm)
 {
     const kvb_serving *s = &in->s;
     uint32_t v0 = (uint32_t)in->accounting;
     if (s->activation_bytes != KVB_AUTO_BYTES)
         return s->activation_bytes;
+    uint64_t key = settings_key(in);
     for (int k = 0; k < KVB__STAGE_MEMO_SLOTS; k++)
-        if (mm->act[k].v0 == v0 &&
+        if (mm->act[k].v0 == v0 && mm->act[k].settings == key &&
             mm->act[k].tokens == s->max_num_batched_tokens &&
             mm->act[k].seqs == s->max_num_seqs)
             return mm->act[k].bytes;
@@ -134,6 +156,7 @@ static uint64_t memo_activation(const kvb__engine_in *in, kvb__stage_memo *mm)
     mm->act[k].tokens = s->max_num_batched_tokens;
     mm->act[k].seqs = s->max_num_seqs;
     mm->act[k].v0 = v0;
+    mm->act[k].settings = key;
     mm->act[k].bytes = in->engine->activation(in, mm->stage);
     return mm->act[k].bytes;
 }

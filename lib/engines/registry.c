@@ -11,6 +11,8 @@
 
 static const kvb__engine *const engines[KVB_ENGINE_LAST_] = {
     [KVB_ENGINE_VLLM] = &kvb__engine_vllm,
+    [KVB_ENGINE_LLAMA_CPP] = &kvb__engine_llama_cpp,
+    [KVB_ENGINE_OLLAMA] = &kvb__engine_ollama,
 };
 
 const kvb__engine *kvb__engine_get(int32_t id)

@@ -636,6 +636,9 @@ bool kvb__ggml_type_parse(const char *text, int32_t *storage);
  * applied: max_num_seqs = slots, context_size 0 = n_ctx_train). */
 void kvb__ggml_resolve(const kvb_model *m, const kvb_serving *s,
                        const kvb__ggml_opts *o, kvb__ggml *g);
+/* Is layer il in llama.cpp's sliding-window (or chunked) cache? */
+bool kvb__ggml_layer_swa(const kvb_model *m, uint32_t il);
+/* Cells of layer il, all streams together. */
 uint64_t kvb__ggml_layer_cells(const kvb_model *m, const kvb__ggml *g,
                                uint32_t il);
 void kvb__ggml_layer_kv(const kvb_model *m, const kvb__ggml *g, uint32_t il,

@@ -91,6 +91,11 @@ static uint64_t layer_window(const kvb_model *m, uint32_t il)
     }
 }
 
+bool kvb__ggml_layer_swa(const kvb_model *m, uint32_t il)
+{
+    return layer_window(m, il) != 0;
+}
+
 /* The largest window of the model (hparams.n_swa). */
 static uint64_t model_window(const kvb_model *m)
 {
@@ -111,12 +116,12 @@ void kvb__ggml_resolve(const kvb_model *m, const kvb_serving *s,
     g->flash = s->flash_attn != 0; /* auto: on where the device has it */
     g->mla_latent = o->mla_latent;
     /* llama-context.cpp: n_ctx 0 means n_ctx_train */
-    uint64_t n_ctx = s->context_size ? s->context_size
-                                     : m->max_position_embeddings;
+    uint64_t n_ctx =
+        s->context_size ? s->context_size : m->max_position_embeddings;
     /* n_batch = min(n_ctx, n_batch) for causal models; n_ubatch =
      * min(n_batch, n_ubatch) */
-    uint64_t n_batch = s->max_num_batched_tokens ? s->max_num_batched_tokens
-                                                 : 2048;
+    uint64_t n_batch =
+        s->max_num_batched_tokens ? s->max_num_batched_tokens : 2048;
     n_batch = kvb__min(n_batch, n_ctx);
     g->n_ubatch = kvb__min(n_batch, s->ubatch_size ? s->ubatch_size : 512);
     /* n_ctx = GGML_PAD(n_ctx, 256); non-unified: n_ctx_seq =
@@ -243,8 +248,7 @@ static int weigh_tensor(void *vctx, const kvb__tdesc *t)
     const kvb__ggml *g = c->g;
     int32_t storage = kvb__storage_for(&c->qc, t);
     uint64_t b = 0;
-    c->st = kvb__storage_bytes(storage, c->q, t->experts, t->rows, t->cols,
-                               &b);
+    c->st = kvb__storage_bytes(storage, c->q, t->experts, t->rows, t->cols, &b);
     if (c->st)
         return 1;
     c->w->total += b;
@@ -305,43 +309,46 @@ kvb_status kvb__ggml_weights_split(const kvb_model *m, const kvb_quant *q,
 /*
  * The reserve builds the prompt graph for n_tokens = min(n_ctx, n_ubatch)
  * tokens (every one an output) and the one-token graph, and the ggml
- * allocator sizes one buffer for the larger; tensors whose lives do not
- * overlap share memory, so the buffer is the largest set of f32 tensors
- * alive at once.  Three points of the graph decide it:
+ * allocator (ggml-alloc.c) sizes one buffer for the larger: a tensor's
+ * memory is reused once its last consumer ran, so the buffer is the
+ * largest set of f32 tensors alive at one point of the graph.  The inputs
+ * live throughout; of them only the attention mask [n_kv, n_tokens]
+ * (f16 with flash attention, f32 without) is large.  Three points decide:
  *   - the output: logits [n_vocab, n_tokens] with the last hidden state
- *     and its norm ([n_embd, n_tokens] each);
- *   - attention: with flash attention off the scores KQ [n_kv, n_tokens,
- *     n_head] f32 and the f32 mask [n_kv, GGML_PAD(n_tokens, 64)], with
- *     it on the f16 mask; plus Q, K, V, the output and the residual;
- *   - the feed-forward: gate and up [n_ff, n_tokens] with the residual
- *     (MoE: the selected experts' rows and the router logits).
- * n_kv is the cells of one stream of the full-attention cache.
+ *     and its norm (the mask is freed by then);
+ *   - attention: without flash attention the scores KQ [n_kv, n_tokens,
+ *     n_head], with Q, K, V and four hidden-sized tensors (residual, norm,
+ *     projection, sum);
+ *   - the feed-forward: gate, up and their product [n_ff, n_tokens] with
+ *     four hidden-sized tensors (MoE: the chosen experts' widths and the
+ *     router logits).
+ * n_kv is the cells of one stream of the full-attention cache.  Checked
+ * against llama.cpp's own figures for every family in tests (within 2%
+ * except where the model adds an op, docs/engines/llama_cpp.md).
  */
 uint64_t kvb__ggml_compute(const kvb_model *m, const kvb__ggml *g,
                            bool with_output)
 {
     uint64_t t = kvb__min(g->n_ctx, g->n_ubatch);
     uint64_t e = m->hidden_size;
-    uint64_t heads = m->num_attention_heads;
     uint64_t hd = kvb__head_dim(m);
+    uint64_t q = (uint64_t)m->num_attention_heads * hd;
+    uint64_t kv = (uint64_t)m->num_key_value_heads * hd;
     uint64_t n_kv = g->base_cells;
-    uint64_t hidden = t * e * 4;
-    uint64_t out = with_output ? t * m->vocab_size * 4 + 2 * hidden : 0;
-    uint64_t qkv = t * heads * hd * 4 * 3;
-    uint64_t mask = n_kv * GGML_PAD(t, 64);
-    uint64_t attn;
-    if (g->flash)
-        attn = mask * 2 + qkv + 2 * hidden;
-    else
-        attn = n_kv * t * heads * 4 + mask * 4 + qkv + 2 * hidden;
-    uint64_t ff = m->intermediate_size;
-    uint64_t ffn = t * ff * 4 * 2 + 2 * hidden;
+    uint64_t mask = n_kv * t * (g->flash ? 2 : 4);
+    uint64_t out = with_output ? t * (m->vocab_size + 2 * e) * 4 : 0;
+    uint64_t attn = mask + t * (q + 2 * kv + 4 * e) * 4;
+    if (!g->flash)
+        attn += n_kv * t * m->num_attention_heads * 4;
+    uint64_t width = m->intermediate_size, extra = 0;
     if (m->num_experts) {
-        uint64_t moe = t * m->num_experts_per_tok * m->moe_intermediate_size *
-                           4 * 2 +
-                       t * m->num_experts * 4 + 2 * hidden;
-        ffn = kvb__max(ffn, moe);
+        uint64_t moe =
+            (uint64_t)m->num_experts_per_tok * m->moe_intermediate_size +
+            kvb__shared_width(m);
+        width = kvb__max(m->first_k_dense_replace ? width : 0, moe);
+        extra = m->num_experts;
     }
+    uint64_t ffn = mask + t * (3 * width + extra + 4 * e) * 4;
     return kvb__max(out, kvb__max(attn, ffn));
 }
 

@@ -19,12 +19,12 @@
 
 /* Builds where a rule changed (approximate build numbers of the PRs,
  * docs/engines/llama_cpp.md). */
-#define B_CTX_4096 4020   /* PR #10136 (2024-11): default -c 4096 */
-#define B_MLA 5100        /* PR #12801 (2025-04): MLA caches the latent */
-#define B_FA_AUTO 6250    /* PR #15434 (2025-08): -fa auto by default */
+#define B_CTX_4096   4020 /* PR #10136 (2024-11): default -c 4096 */
+#define B_MLA        5100 /* PR #12801 (2025-04): MLA caches the latent */
+#define B_FA_AUTO    6250 /* PR #15434 (2025-08): -fa auto by default */
 #define B_SLOTS_AUTO 6900 /* PR #16736 (2025-11): -np auto = 4 + kvu */
-#define B_PAD_256 7000    /* PR #17046 (2025-11): n_ctx padded to 256 */
-#define B_FIT 7400        /* PR #16653 (2025-12): --fit, -c 0 default */
+#define B_PAD_256    7000 /* PR #17046 (2025-11): n_ctx padded to 256 */
+#define B_FIT        7400 /* PR #16653 (2025-12): --fit, -c 0 default */
 
 static bool since(const kvb__engine_in *in, uint32_t build)
 {
@@ -53,7 +53,7 @@ kvb__ggml_opts kvb__llama_opts(const kvb__engine_in *in)
         o.mla_latent = since(in, B_MLA);
         if (!since(in, B_PAD_256) && in->s.flash_attn == 0)
             o.pad = 32; /* llama_kv_cache::get_padding before PR #17046 */
-    } else { /* Ollama's vendored builds, by Ollama release */
+    } else {            /* Ollama's vendored builds, by Ollama release */
         o.mla_latent = in->version == 0 || in->version >= 700;
         if (in->version && in->version < 1200 && in->s.flash_attn == 0)
             o.pad = 32;
@@ -206,8 +206,7 @@ static void llama_defaults(kvb__engine_in *in)
     if (since(in, B_FIT)) {
         uint64_t room = kvb__llama_requested_bytes(in);
         room = room > 1024 * KVB__MIB ? room - 1024 * KVB__MIB : 0;
-        kvb__llama_fit(in, room, ctx_auto,
-                       s->n_gpu_layers == KVB_ALL_LAYERS);
+        kvb__llama_fit(in, room, ctx_auto, s->n_gpu_layers == KVB_ALL_LAYERS);
     }
     kvb__llama_finish_defaults(in);
 }
@@ -240,8 +239,9 @@ bool kvb__llama_parallelism_bad(const kvb__engine_in *in, uint32_t gpu_count,
     (void)gpu_count;
     if (in->s.tensor_parallel_size > 1 || in->s.pipeline_parallel_size > 1) {
         if (msg)
-            snprintf(msg, cap, "%s splits layers across GPUs (--split-mode "
-                               "layer); it has no tensor_parallel_size",
+            snprintf(msg, cap,
+                     "%s splits layers across GPUs (--split-mode "
+                     "layer); it has no tensor_parallel_size",
                      in->engine->display);
         return true;
     }
@@ -400,12 +400,10 @@ void kvb__llama_finish(const kvb__engine_in *in, kvb_plan *p,
     p->kv_budget_bytes_per_gpu = kv.gpu_busiest;
     uint64_t used = p->weights_bytes_per_gpu + kv.gpu_busiest +
                     p->compute_buffer_bytes_per_gpu;
-    p->headroom_bytes_per_gpu = p->usable_bytes_per_gpu > used
-                                    ? p->usable_bytes_per_gpu - used
-                                    : 0;
-    p->kv_shortfall_bytes_per_gpu = used > p->usable_bytes_per_gpu
-                                        ? used - p->usable_bytes_per_gpu
-                                        : 0;
+    p->headroom_bytes_per_gpu =
+        p->usable_bytes_per_gpu > used ? p->usable_bytes_per_gpu - used : 0;
+    p->kv_shortfall_bytes_per_gpu =
+        used > p->usable_bytes_per_gpu ? used - p->usable_bytes_per_gpu : 0;
     char *wn = p->warning;
     size_t cap = sizeof p->warning;
     if (g.layers_on_gpu < g.layers_total)
@@ -459,8 +457,7 @@ void kvb__llama_verdict(const kvb__engine_in *in, kvb_plan *p,
         say(p, text, KVB_VERDICT_HEADROOM_TOO_SMALL,
             "the compute buffer needs %.2f GiB but weights %.2f + KV cache "
             "%.2f GiB leave %.2f GiB; lower -c or -ub",
-            KVB__GIB(cb), KVB__GIB(w), KVB__GIB(kv),
-            KVB__GIB(room - w - kv));
+            KVB__GIB(cb), KVB__GIB(w), KVB__GIB(kv), KVB__GIB(room - w - kv));
     } else if (in->s.host_memory_bytes &&
                p->host_bytes > in->s.host_memory_bytes) {
         say(p, text, KVB_VERDICT_WEIGHTS_EXCEED,
@@ -528,7 +525,7 @@ kvb_status kvb__llama_error_text(const kvb_plan *p, char *buf, size_t cap,
 /* ---- fixes as llama-server flags ---- */
 
 static void llama_model_arg(const kvb_model *m, int32_t method, char *buf,
-                          size_t cap)
+                            size_t cap)
 {
     const char *name = m->name[0] ? m->name : "model";
     const char *base = strrchr(name, '/');
@@ -670,8 +667,9 @@ static kvb_status llama_ts(kvb__cmd *c, const char *flag, const char *value,
                            kvb_error *err)
 {
     (void)err;
-    kvb__cmd_warn(c, "%s %s: layers are planned as split evenly over the "
-                     "GPUs",
+    kvb__cmd_warn(c,
+                  "%s %s: layers are planned as split evenly over the "
+                  "GPUs",
                   flag, value);
     return KVB_OK;
 }
@@ -771,8 +769,8 @@ static bool mib_after(const char *line, size_t len, const char *key,
         return false;
     char num[32];
     size_t n = 0;
-    while (p < end && n + 1 < sizeof num && (isdigit((unsigned char)*p) ||
-                                              *p == '.'))
+    while (p < end && n + 1 < sizeof num &&
+           (isdigit((unsigned char)*p) || *p == '.'))
         num[n++] = *p++;
     num[n] = '\0';
     while (p < end && *p == ' ')
@@ -818,8 +816,8 @@ static bool gpu_buffer(const char *line, size_t len, const char *what)
     while (w > line && w[-1] != ' ' && w[-1] != ':')
         w--;
     size_t n = (size_t)(q - w);
-    static const char *const gpus[] = {"CUDA", "ROCm", "Metal", "Vulkan",
-                                       "SYCL", "MUSA"};
+    static const char *const gpus[] = {"CUDA",   "ROCm", "Metal",
+                                       "Vulkan", "SYCL", "MUSA"};
     for (size_t i = 0; i < KVB__ARRAY_LEN(gpus); i++) {
         size_t k = strlen(gpus[i]);
         if (n >= k && !memcmp(w, gpus[i], k) &&
@@ -833,8 +831,8 @@ static void fail(kvb_log_facts *f, int32_t failure, const char *line,
                  size_t len)
 {
     f->failure = failure;
-    size_t n = len < sizeof f->failure_text - 1 ? len
-                                                : sizeof f->failure_text - 1;
+    size_t n =
+        len < sizeof f->failure_text - 1 ? len : sizeof f->failure_text - 1;
     memcpy(f->failure_text, line, n);
     f->failure_text[n] = '\0';
 }
@@ -955,7 +953,8 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
     }
     if ((kvb__llama_find(line, len, "build: ") ||
          kvb__llama_find(line, len, "version: ")) &&
-        kvb__llama_find(line, len, "(") && !kvb__llama_find(line, len, "level=")) {
+        kvb__llama_find(line, len, "(") &&
+        !kvb__llama_find(line, len, "level=")) {
         const char *p = kvb__llama_find(line, len, "build: ");
         if (!p)
             p = kvb__llama_find(line, len, "version: ");

@@ -68,10 +68,9 @@ static void ollama_defaults(kvb__engine_in *in)
         s->ubatch_size = 512;
     /* num_ctx per request; the runner gets num_ctx x parallel */
     if (!s->context_size) {
-        uint64_t num_ctx = s->max_model_len ? s->max_model_len
-                                            : default_num_ctx(in);
-        if (!s->max_model_len &&
-            num_ctx > in->model->max_position_embeddings)
+        uint64_t num_ctx =
+            s->max_model_len ? s->max_model_len : default_num_ctx(in);
+        if (!s->max_model_len && num_ctx > in->model->max_position_embeddings)
             num_ctx = in->model->max_position_embeddings;
         s->context_size = num_ctx * s->max_num_seqs;
     }
@@ -80,8 +79,8 @@ static void ollama_defaults(kvb__engine_in *in)
      * llama-server's --fit with a 1 GiB margin */
     if (s->n_gpu_layers == KVB_ALL_LAYERS) {
         uint64_t room = kvb__llama_requested_bytes(in);
-        uint64_t reserve = since(in, V(0, 30, 0)) ? 1024 * KVB__MIB
-                                                  : 457 * KVB__MIB;
+        uint64_t reserve =
+            since(in, V(0, 30, 0)) ? 1024 * KVB__MIB : 457 * KVB__MIB;
         room = room > reserve ? room - reserve : 0;
         kvb__llama_fit(in, room, false, true);
     }
@@ -131,8 +130,7 @@ static bool ollama_detect(size_t argc, const char *const *argv, size_t *used)
     return kvb__cmd_program(argc, argv, "ollama", "run", used) ||
            kvb__cmd_program(argc, argv, "ollama", "serve", used) ||
            kvb__cmd_program(argc, argv, "ollama", "runner", used) ||
-           kvb__cmd_program(argc, argv, "ollama_llama_server", "runner",
-                            used);
+           kvb__cmd_program(argc, argv, "ollama_llama_server", "runner", used);
 }
 
 static kvb_status ollama_kv_type(kvb__cmd *c, const char *flag,
@@ -258,9 +256,9 @@ static bool ollama_log_line(kvb_log_facts *f, const char *line, size_t len)
         }
         bool full = KVB_LOG_HAS(f, LAYERS_ON_GPU) &&
                     f->layers_on_gpu >= f->layers_total;
-        if (size_after(line, len,
-                       full ? "memory.graph.full=" : "memory.graph.partial=",
-                       &v)) {
+        if (size_after(
+                line, len,
+                full ? "memory.graph.full=" : "memory.graph.partial=", &v)) {
             f->compute_buffer_bytes = v;
             set_bit(f, KVB_LOG_BIT_COMPUTE_BUFFER_BYTES);
         }

@@ -599,9 +599,12 @@ extern const kvb__engine kvb__engine_ollama;
 
 /* What differs between builds. */
 typedef struct kvb__ggml_opts {
-    uint32_t pad;    /* cache padding: 256 (0), or 32 without FA (old) */
-    bool mla_latent; /* MLA caches the latent (K only), not K and V */
-    uint32_t gpus;   /* GPUs the layers are split over (1) */
+    uint32_t pad;     /* cache padding: 256 (0), or 32 without FA (old) */
+    bool mla_latent;  /* MLA caches the latent (K only), not K and V */
+    uint32_t gpus;    /* GPUs the layers are split over (1) */
+    bool few_outputs; /* the reserve sizes logits for n_seq_max tokens,
+                         not n_ubatch (before PR #12545; llama-server
+                         since PR #23861) */
 } kvb__ggml_opts;
 
 /* The resolved context of one llama.cpp instance. */
@@ -615,6 +618,7 @@ typedef struct kvb__ggml {
     uint32_t n_layer, i_gpu_start, layers_on_gpu, layers_total;
     bool output_on_gpu;
     uint32_t n_cpu_moe, gpus;
+    bool few_outputs;
 } kvb__ggml;
 
 typedef struct kvb__ggml_kv_split {

@@ -161,6 +161,7 @@ void kvb__ggml_resolve(const kvb_model *m, const kvb_serving *s,
     g->layers_on_gpu = (uint32_t)kvb__min(ngl, g->layers_total);
     g->n_cpu_moe = s->n_cpu_moe;
     g->gpus = o->gpus ? o->gpus : 1;
+    g->few_outputs = o->few_outputs;
 }
 
 /* Elements of K and V per cell of layer il (n_embd_k_gqa, n_embd_v_gqa). */
@@ -314,8 +315,10 @@ kvb_status kvb__ggml_weights_split(const kvb_model *m, const kvb_quant *q,
  * largest set of f32 tensors alive at one point of the graph.  The inputs
  * live throughout; of them only the attention mask [n_kv, n_tokens]
  * (f16 with flash attention, f32 without) is large.  Three points decide:
- *   - the output: logits [n_vocab, n_tokens] with the last hidden state
- *     and its norm (the mask is freed by then);
+ *   - the output: logits [n_vocab, n_outputs] with the last hidden state
+ *     and its norm (the mask is freed by then); n_outputs = n_tokens
+ *     (llama-context.cpp graph_reserve from PR #12545), or n_seq_max
+ *     (before it, and in llama-server since PR #23861);
  *   - attention: without flash attention the scores KQ [n_kv, n_tokens,
  *     n_head], with Q, K, V and four hidden-sized tensors (residual, norm,
  *     projection, sum);
@@ -336,7 +339,8 @@ uint64_t kvb__ggml_compute(const kvb_model *m, const kvb__ggml *g,
     uint64_t kv = (uint64_t)m->num_key_value_heads * hd;
     uint64_t n_kv = g->base_cells;
     uint64_t mask = n_kv * t * (g->flash ? 2 : 4);
-    uint64_t out = with_output ? t * (m->vocab_size + 2 * e) * 4 : 0;
+    uint64_t t_out = g->few_outputs ? kvb__min(t, g->n_seq) : t;
+    uint64_t out = with_output ? (t_out * m->vocab_size + 2 * t * e) * 4 : 0;
     uint64_t attn = mask + t * (q + 2 * kv + 4 * e) * 4;
     if (!g->flash)
         attn += n_kv * t * m->num_attention_heads * 4;

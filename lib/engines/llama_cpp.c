@@ -25,6 +25,8 @@
 #define B_SLOTS_AUTO 6900 /* PR #16736 (2025-11): -np auto = 4 + kvu */
 #define B_PAD_256    7000 /* PR #17046 (2025-11): n_ctx padded to 256 */
 #define B_FIT        7400 /* PR #16653 (2025-12): --fit, -c 0 default */
+#define B_OUT_ALL    4950 /* PR #12545 (2025-03): reserve n_ubatch logits */
+#define B_OUT_SEQ    9320 /* PR #23861 (2026-05): llama-server n_seq logits */
 
 static bool since(const kvb__engine_in *in, uint32_t build)
 {
@@ -48,13 +50,18 @@ static bool llama_parse_version(const char *text, uint32_t *out)
 
 kvb__ggml_opts kvb__llama_opts(const kvb__engine_in *in)
 {
-    kvb__ggml_opts o = {256, true, in->gpu->count};
+    kvb__ggml_opts o = {256, true, in->gpu->count, false};
     if (in->s.engine == KVB_ENGINE_LLAMA_CPP) {
         o.mla_latent = since(in, B_MLA);
+        o.few_outputs = !since(in, B_OUT_ALL) || since(in, B_OUT_SEQ);
         if (!since(in, B_PAD_256) && in->s.flash_attn == 0)
             o.pad = 32; /* llama_kv_cache::get_padding before PR #17046 */
     } else {            /* Ollama's vendored builds, by Ollama release */
         o.mla_latent = in->version == 0 || in->version >= 700;
+        /* vendored runners before ~0.6.3 predate PR #12545; from 0.30
+         * Ollama runs llama-server b10488 (PR #23861) */
+        o.few_outputs = (in->version && in->version < 603) ||
+                        in->version == 0 || in->version >= 3000;
         if (in->version && in->version < 1200 && in->s.flash_attn == 0)
             o.pad = 32;
     }

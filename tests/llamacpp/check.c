@@ -77,7 +77,9 @@ int main(int argc, char **argv)
     s.cache_type_k = type_of(argv[6]);
     s.cache_type_v = type_of(argv[7]);
     s.swa_full = (uint32_t)atoi(argv[8]);
-    kvb__ggml_opts o = {256, true, 1};
+    /* the oracle's build reserves logits for every token (PR #12545,
+     * before llama-server's PR #23861) */
+    kvb__ggml_opts o = {256, true, 1, false};
     kvb__ggml g;
     kvb__ggml_resolve(&m, &s, &o, &g);
     cache_line(&m, &g, false);

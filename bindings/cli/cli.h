@@ -31,9 +31,10 @@ int kvb_cli_validate(int argc, char **argv);
 
 /* ---- options (options.c) ---- */
 
-#define CLI_MAX_POSITIONAL 4
-#define CLI_MODEL_FLAGS    24
-#define CLI_SERVING_FLAGS  16
+#define CLI_MAX_POSITIONAL   4
+#define CLI_MAX_ENGINE_WORDS 128
+#define CLI_MODEL_FLAGS      24
+#define CLI_SERVING_FLAGS    16
 
 /* Every flag the plan-like subcommands accept, as given. */
 typedef struct cli_opts {
@@ -51,11 +52,21 @@ typedef struct cli_opts {
     const char *engine;         /* --engine vllm@0.11 */
     uint64_t gpu_memory;        /* --gpu-memory, bytes */
     uint32_t gpus;              /* --gpus */
-    bool gpu_memory_set, gpus_set;
+    uint64_t gpu_free;          /* --gpu-free, bytes */
+    bool gpu_memory_set, gpus_set, gpu_free_set;
+    bool cache; /* --cache: store what the Hub sent in the HF cache */
     kvb_model model_flags; /* architecture flags, as given */
     bool model_set[CLI_MODEL_FLAGS];
     kvb_serving serving_flags; /* serving flags, as given */
     bool serving_set[CLI_SERVING_FLAGS];
+    /* Flags kvbudget does not have, in order, with the word after each:
+     * the engine's own flags (--mem-fraction-static 0.8, -ngl 99), read
+     * by kvb_command_read with the engine of --engine. */
+    const char *engine_words[CLI_MAX_ENGINE_WORDS];
+    int nengine_words;
+    /* The engine's whole command line after `--`. */
+    const char *command[CLI_MAX_ENGINE_WORDS];
+    int ncommand;
 } cli_opts;
 
 /* The inputs as understood, ready for kvb_plan_compute(). */
@@ -69,9 +80,28 @@ typedef struct cli_inputs {
     bool have_model, have_gpu;
     bool from_file; /* --model named a file: read holds the report */
     kvb_read_info read;
+    bool from_ref; /* --model was a reference: where says whence */
+    kvb_ref_info where;
     char model_source[32]; /* "preset", "file", "flags", "preset+flags",
                               "log" */
+    kvb_command command;   /* what the engine's flags or command line said */
+    bool have_command;
 } cli_inputs;
+
+/* ---- --model (model_source.c): the one place that decides what a
+ * --model value is ---- */
+
+typedef enum cli_model_kind {
+    CLI_MODEL_PATH,   /* an existing file or folder, or one named as such */
+    CLI_MODEL_PRESET, /* a preset name or alias */
+    CLI_MODEL_REF,    /* ORG/REPO[@REV][:QUANT], hf://..., ollama://... */
+    CLI_MODEL_UNKNOWN /* none of these: the preset lookup's error */
+} cli_model_kind;
+
+cli_model_kind cli_model_classify(const char *model);
+/* Read --model into in (model, quant, read/where, serving.weights_bytes);
+ * prints the error and returns CLI_EXIT_USAGE, or 0. */
+int cli_model_load(const cli_opts *o, cli_inputs *in);
 
 /* Parse argv (argv[0] = subcommand); prints the error and returns
  * CLI_EXIT_USAGE, or 0. */
@@ -97,6 +127,13 @@ typedef struct cli_style {
 } cli_style;
 
 void cli_style_init(cli_style *s);
+/* Text read from a file or a log, made safe for a terminal: C0 controls
+ * (but tab, and newline when keep_newlines), DEL and C1 controls become
+ * \xNN / \u00NN, so a name cannot move the cursor, retitle the window
+ * (OSC) or forge a line.  Writes at most cap bytes; returns out. */
+char *cli_escape(const char *s, char *out, size_t cap, bool keep_newlines);
+/* cli_escape in place, within a buffer of cap bytes (truncates). */
+void cli_scrub(char *s, size_t cap);
 /* "kvbudget plan: <message>" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -107,6 +144,12 @@ int cli_plan(const char *cmd, const cli_inputs *in, kvb_plan *plan);
 
 void cli_print_plan(FILE *out, const cli_style *st, const cli_inputs *in,
                     const kvb_plan *p);
+/* "vLLM", "SGLang" ... */
+const char *cli_engine_label(int32_t engine);
+/* The warnings of the model file, the command line and the plan (p may
+ * be NULL), and the engine flags the plan ignores. */
+void cli_print_warnings(FILE *out, const cli_style *st, const cli_inputs *in,
+                        const kvb_plan *p);
 void cli_print_plan_line(FILE *out, const cli_style *st, const cli_inputs *in,
                          const kvb_plan *p);
 void cli_print_bar(FILE *out, const cli_style *st, const kvb_plan *p);

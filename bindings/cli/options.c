@@ -29,6 +29,8 @@ enum flag_kind {
     K_SERV_FLAG,  /* a kvb_serving field set to 1 by the bare flag */
     K_GPU_MEM,    /* --gpu-memory */
     K_GPUS,       /* --gpus */
+    K_GPU_FREE,   /* --gpu-free */
+    K_CACHE,      /* --cache */
 };
 
 typedef struct flag {
@@ -59,6 +61,7 @@ typedef struct flag {
 static const flag flags[] = {
     {"--json", NULL, K_JSON, 0, 0, -1, NULL},
     {"--help", "-h", K_HELP, 0, 0, -1, NULL},
+    {"--cache", NULL, K_CACHE, 0, 0, -1, NULL},
     OPT("--model", "-m", model),
     OPT("--arch", NULL, arch),
     OPT("--quant", "--quantization", quant),
@@ -69,6 +72,7 @@ static const flag flags[] = {
     OPT("--engine", NULL, engine),
     {"--gpu-memory", NULL, K_GPU_MEM, 0, 0, -1, "gpu.total_bytes"},
     {"--gpus", NULL, K_GPUS, 0, 0, -1, "gpu.count"},
+    {"--gpu-free", NULL, K_GPU_FREE, 0, 0, -1, "gpu.free_bytes"},
     MU("--hidden-size", hidden_size, 0),
     MU("--num-hidden-layers", num_hidden_layers, 1),
     MU("--num-attention-heads", num_attention_heads, 2),
@@ -159,7 +163,8 @@ static int check_bounds(const char *cmd, const flag *f, const char *text,
     if (v >= lo && v <= hi)
         return 0;
     bool whole = lo == floor(lo) && hi == floor(hi);
-    bool bytes = f->kind == K_SERV_SIZE || f->kind == K_GPU_MEM;
+    bool bytes =
+        f->kind == K_SERV_SIZE || f->kind == K_GPU_MEM || f->kind == K_GPU_FREE;
     if (whole)
         cli_error(cmd, "%s (%s) is out of range; allowed: %.0f..%.0f%s",
                   f->name, text, lo, hi, bytes ? " bytes" : "");
@@ -167,6 +172,23 @@ static int check_bounds(const char *cmd, const flag *f, const char *text,
         cli_error(cmd, "%s (%s) is out of range; allowed: %g..%g", f->name,
                   text, lo, hi);
     return CLI_EXIT_USAGE;
+}
+
+/* Length of the decimal number at the start of text: digits, then
+ * optionally '.' and digits; 0 if text does not start with a digit.  One
+ * syntax for every number the command reads (no sign, exponent, hex,
+ * inf or nan: strtod would take "0x18" and "0x1p-1"). */
+static size_t decimal_len(const char *text)
+{
+    size_t n = 0;
+    while (isdigit((unsigned char)text[n]))
+        n++;
+    if (n && text[n] == '.' && isdigit((unsigned char)text[n + 1])) {
+        n++;
+        while (isdigit((unsigned char)text[n]))
+            n++;
+    }
+    return n;
 }
 
 /* An unsigned count, with vLLM's suffixes: k = 1000, K = 1024, m, M. */
@@ -201,17 +223,14 @@ static int parse_count(const char *cmd, const char *name, const char *text,
 static int parse_real(const char *cmd, const char *name, const char *text,
                       double *out)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (!*text || *end)
-        return bad(cmd, name, text, "is not a number");
-    if (isnan(v))
-        return bad(cmd, name, text, "is not a number (NaN)");
-    if (isinf(v))
-        return bad(cmd, name, text, "is infinite");
-    if (v < 0 || (v == 0 && *text == '-'))
+    if (*text == '-')
         return bad(cmd, name, text, "must not be negative");
-    *out = v;
+    size_t n = decimal_len(text);
+    if (!n || text[n])
+        return bad(cmd, name, text,
+                   "is not a decimal number; allowed: digits with an "
+                   "optional fraction, such as 0.9");
+    *out = strtod(text, NULL);
     return 0;
 }
 
@@ -238,19 +257,18 @@ static int parse_size(const char *cmd, const char *name, const char *text,
 {
     if (*text == '-')
         return bad(cmd, name, text, "must not be negative");
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || !isdigit((unsigned char)*text))
+    size_t n = decimal_len(text);
+    if (!n)
         return bad(cmd, name, text,
-                   "is not a size; allowed: bytes or a number with a unit "
-                   "(24GiB, 80GB, 1.5TiB)");
-    if (isnan(v) || isinf(v))
-        return bad(cmd, name, text, "is not a finite size");
-    double mult = size_unit(end);
+                   "is not a size; allowed: bytes or a decimal number with "
+                   "a unit (24GiB, 80GB, 1.5TiB)");
+    double v = strtod(text, NULL);
+    double mult = size_unit(text + n);
     if (mult == 0)
         return bad(cmd, name, text,
-                   "has an unknown unit; allowed: B, KiB, MiB, GiB, TiB, "
-                   "KB, MB, GB, TB (K, M, G, T mean KiB ... TiB)");
+                   "has an unknown unit; allowed: a decimal number and B, "
+                   "KiB, MiB, GiB, TiB, KB, MB, GB, TB (K, M, G, T mean "
+                   "KiB ... TiB)");
     double bytes = v * mult;
     if (bytes >= 18446744073709551615.0)
         return bad(cmd, name, text, "is too large");
@@ -288,6 +306,11 @@ static int set_unsigned(const char *cmd, const flag *f, const char *text,
     uint64_t v;
     int rc = f->kind == K_SERV_SIZE ? parse_size(cmd, f->name, text, &v)
                                     : parse_count(cmd, f->name, text, &v);
+    if (!rc && v == 0 && f->kind == K_SERV_U &&
+        f->offset == offsetof(kvb_serving, max_model_len))
+        rc = bad(cmd, f->name, text,
+                 "is out of range; allowed: 1 or more; omit the flag for "
+                 "the default (the model's max_position_embeddings)");
     if (!rc)
         rc = check_bounds(cmd, f, text, (double)v);
     if (!rc && f->size == sizeof(uint32_t) && v > UINT32_MAX)
@@ -324,8 +347,13 @@ static int set_value(const char *cmd, const flag *f, const char *text,
     case K_SERV_SIZE:
         return set_unsigned(cmd, f, text, &o->serving_flags, o->serving_set);
     case K_SERV_D:
-        if ((rc = parse_real(cmd, f->name, text, &d)) ||
-            (rc = check_bounds(cmd, f, text, d)))
+        if ((rc = parse_real(cmd, f->name, text, &d)))
+            return rc;
+        if (d == 0) /* the library's 0 means "the engine's default" */
+            return bad(cmd, f->name, text,
+                       "is out of range; allowed: (0, 1], above 0 and at "
+                       "most 1; omit the flag for the engine's default");
+        if ((rc = check_bounds(cmd, f, text, d)))
             return rc;
         o->serving_flags.gpu_memory_utilization = d;
         o->serving_set[f->index] = true;
@@ -335,6 +363,12 @@ static int set_value(const char *cmd, const flag *f, const char *text,
             (rc = check_bounds(cmd, f, text, (double)o->gpu_memory)))
             return rc;
         o->gpu_memory_set = true;
+        return 0;
+    case K_GPU_FREE:
+        if ((rc = parse_size(cmd, f->name, text, &o->gpu_free)) ||
+            (rc = check_bounds(cmd, f, text, (double)o->gpu_free)))
+            return rc;
+        o->gpu_free_set = true;
         return 0;
     default: { /* K_GPUS */
         uint64_t v;
@@ -362,7 +396,8 @@ static const flag *find_flag(const char *name, size_t len)
 
 static bool takes_value(const flag *f)
 {
-    return f->kind != K_JSON && f->kind != K_HELP && f->kind != K_SERV_FLAG;
+    return f->kind != K_JSON && f->kind != K_HELP && f->kind != K_SERV_FLAG &&
+           f->kind != K_CACHE;
 }
 
 /* One flag at argv[*i] ("--name value" or "--name=value"). */
@@ -373,9 +408,16 @@ static int parse_flag(const char *cmd, int argc, char **argv, int *i,
     size_t len = eq ? (size_t)(eq - a) : strlen(a);
     const flag *f = find_flag(a, len);
     if (!f) {
-        cli_error(cmd, "unknown flag %.*s; see `kvbudget %s --help`", (int)len,
-                  a, cmd);
-        return CLI_EXIT_USAGE;
+        /* an engine's own flag: kept with the word after it (its value,
+         * unless that is a flag too) for kvb_command_read */
+        if (o->nengine_words + 2 > CLI_MAX_ENGINE_WORDS) {
+            cli_error(cmd, "too many engine flags (at %s)", a);
+            return CLI_EXIT_USAGE;
+        }
+        o->engine_words[o->nengine_words++] = a;
+        if (!eq && *i + 1 < argc && argv[*i + 1][0] != '-')
+            o->engine_words[o->nengine_words++] = argv[++*i];
+        return 0;
     }
     if (!takes_value(f)) {
         if (eq) {
@@ -386,6 +428,8 @@ static int parse_flag(const char *cmd, int argc, char **argv, int *i,
             o->json = true;
         else if (f->kind == K_HELP)
             o->help = true;
+        else if (f->kind == K_CACHE)
+            o->cache = true;
         else {
             o->serving_flags.enforce_eager = 1;
             o->serving_set[f->index] = true;
@@ -414,7 +458,14 @@ int cli_parse(const char *cmd, int argc, char **argv, cli_opts *o)
         const char *a = argv[i];
         if (!rest && !strcmp(a, "--")) {
             rest = true;
-        } else if (!rest && a[0] == '-' && a[1]) {
+        } else if (rest) {
+            if (o->ncommand == CLI_MAX_ENGINE_WORDS) {
+                cli_error(cmd, "the command after -- has more than %d words",
+                          CLI_MAX_ENGINE_WORDS);
+                return CLI_EXIT_USAGE;
+            }
+            o->command[o->ncommand++] = a;
+        } else if (a[0] == '-' && a[1]) {
             int rc = parse_flag(cmd, argc, argv, &i, o);
             if (rc)
                 return rc;
@@ -438,34 +489,9 @@ void cli_inputs_init(cli_inputs *in)
     st |= KVB_GPU_INIT(&in->gpu);
     st |= KVB_SERVING_INIT(&in->serving);
     st |= KVB_READ_INFO_INIT(&in->read);
+    st |= KVB_COMMAND_INIT(&in->command);
+    st |= KVB_REF_INFO_INIT(&in->where);
     (void)st; /* our own sizeof: these cannot fail */
-}
-
-static bool looks_like_path(const char *s)
-{
-    size_t n = strlen(s);
-    struct stat sb;
-    return strchr(s, '/') || (n > 5 && !strcmp(s + n - 5, ".json")) ||
-           (n > 5 && !strcmp(s + n - 5, ".gguf")) || stat(s, &sb) == 0;
-}
-
-static int model_from_file(const cli_opts *o, cli_inputs *in)
-{
-    kvb_error e = KVB_ERROR_INIT;
-    if (kvb_model_read(o->model, &in->model, &in->quant, &in->read, &e)) {
-        if (e.line > 0)
-            cli_error(o->cmd, "--model %s: line %lld, column %lld: %s",
-                      o->model, (long long)e.line, (long long)e.column,
-                      e.message);
-        else
-            cli_error(o->cmd, "--model %s: %s", o->model, e.message);
-        return CLI_EXIT_USAGE;
-    }
-    if (in->read.weights_bytes)
-        in->serving.weights_bytes = in->read.weights_bytes;
-    in->from_file = true;
-    snprintf(in->model_source, sizeof in->model_source, "file");
-    return 0;
 }
 
 static int apply_model(const cli_opts *o, cli_inputs *in)
@@ -474,21 +500,9 @@ static int apply_model(const cli_opts *o, cli_inputs *in)
     for (int i = 0; i < CLI_MODEL_FLAGS; i++)
         any_arch |= o->model_set[i];
     if (o->model) {
-        kvb_error e = KVB_ERROR_INIT;
-        struct stat sb;
-        if (kvb_preset_model_find(o->model, &in->model, &e) == KVB_OK) {
-            snprintf(in->model_source, sizeof in->model_source, "preset");
-        } else if (!looks_like_path(o->model)) {
-            return cli_lib_error(o->cmd, &e);
-        } else if (stat(o->model, &sb) != 0) {
-            cli_error(o->cmd,
-                      "--model (%s) is neither a preset (`kvbudget "
-                      "list models`) nor a file or directory",
-                      o->model);
-            return CLI_EXIT_USAGE;
-        } else if (model_from_file(o, in)) {
-            return CLI_EXIT_USAGE;
-        }
+        int rc = cli_model_load(o, in);
+        if (rc)
+            return rc;
         in->have_model = true;
     }
     if (o->arch) {
@@ -628,19 +642,57 @@ static int apply_gpu(const cli_opts *o, cli_inputs *in)
     }
     if (o->gpus_set)
         in->gpu.count = o->gpus;
+    /* Free memory at start-up (another process, a vGPU profile): used
+     * where the release's rule reads it (docs/model.md section 4). */
+    if (o->gpu_free_set) {
+        if (given && o->gpu_free > in->gpu.total_bytes) {
+            cli_error(o->cmd,
+                      "--gpu-free (%.2f GiB) is more than the GPU's total "
+                      "(%.2f GiB)",
+                      (double)o->gpu_free / 1073741824.0,
+                      (double)in->gpu.total_bytes / 1073741824.0);
+            return CLI_EXIT_USAGE;
+        }
+        in->gpu.free_bytes = o->gpu_free;
+    }
     if (given)
         in->have_gpu = true;
     return 0;
 }
 
+/* The engine's command line after `--`, then the engine's own flags
+ * given to kvbudget, through the engine's flag table. */
+static int apply_engine_words(const cli_opts *o, cli_inputs *in)
+{
+    kvb_error e = KVB_ERROR_INIT;
+    if (o->ncommand) {
+        if (kvb_command_read((size_t)o->ncommand, o->command, NULL, -1,
+                             &in->command, &in->serving, &e))
+            return cli_lib_error(o->cmd, &e);
+        in->have_command = true;
+    }
+    if (o->nengine_words) {
+        kvb_command words;
+        if (KVB_COMMAND_INIT(&words))
+            return CLI_EXIT_USAGE;
+        if (kvb_command_read((size_t)o->nengine_words, o->engine_words, NULL,
+                             in->serving.engine, &words, &in->serving, &e)) {
+            /* neither kvbudget's flag nor the engine's */
+            const char *m = e.message;
+            if (!strncmp(m, "command: ", 9))
+                m += 9;
+            cli_error(o->cmd, "%s; see `kvbudget %s --help`", m, o->cmd);
+            return CLI_EXIT_USAGE;
+        }
+        if (!in->have_command)
+            in->command = words;
+        in->have_command = true;
+    }
+    return 0;
+}
+
 static int apply_serving(const cli_opts *o, cli_inputs *in)
 {
-    if (o->engine) {
-        kvb_error e = KVB_ERROR_INIT;
-        if (kvb_engine_parse(o->engine, &in->serving.engine,
-                             &in->serving.engine_version, &e))
-            return cli_lib_error(o->cmd, &e);
-    }
     for (size_t i = 0; i < N_FLAGS; i++) {
         const flag *f = &flags[i];
         bool serving = f->kind == K_SERV_U || f->kind == K_SERV_D ||
@@ -652,9 +704,37 @@ static int apply_serving(const cli_opts *o, cli_inputs *in)
     return 0;
 }
 
+/* What the engine's command line names fills what kvbudget's own flags
+ * leave unset (kvbudget's flags win). */
+static void from_command(const cli_inputs *in, cli_opts *eff)
+{
+    const kvb_command *c = &in->command;
+    if (!in->have_command)
+        return;
+    if (!eff->model && c->model[0])
+        eff->model = c->model;
+    if (!eff->quant && c->quantization[0])
+        eff->quant = c->quantization;
+    if (!eff->dtype && c->dtype[0])
+        eff->dtype = c->dtype;
+    if (!eff->kv_cache_dtype && c->kv_cache_dtype[0])
+        eff->kv_cache_dtype = c->kv_cache_dtype;
+}
+
 int cli_inputs_apply(const cli_opts *o, cli_inputs *in)
 {
-    int rc = apply_model(o, in);
+    if (o->engine) {
+        kvb_error e = KVB_ERROR_INIT;
+        if (kvb_serving_engine_set(&in->serving, o->engine, &e))
+            return cli_lib_error(o->cmd, &e);
+    }
+    int rc = apply_engine_words(o, in);
+    if (rc)
+        return rc;
+    cli_opts eff = *o;
+    from_command(in, &eff);
+    o = &eff;
+    rc = apply_model(o, in);
     if (!rc)
         rc = apply_quant(o, in);
     if (!rc)
@@ -688,6 +768,11 @@ void cli_print_input_help(FILE *out)
         "work)\n"
         "                           or a config.json / model directory / "
         ".gguf\n"
+        "                           or ORG/REPO[@REV][:QUANT], hf://..., "
+        "ollama://NAME[:TAG]\n"
+        "                           (HF cache, then the Hub; headers only)\n"
+        "  --cache                  store the Hub's config.json and index in "
+        "the HF cache\n"
         "  --arch NAME              family for architecture flags (llama, "
         "qwen2...)\n"
         "  --hidden-size N --num-hidden-layers N --num-attention-heads N\n"
@@ -716,6 +801,10 @@ void cli_print_input_help(FILE *out)
         "80GB\n"
         "  --gpus COUNT             GPUs available (with --gpu-memory or "
         "--gpu)\n"
+        "  --gpu-free SIZE          free per GPU when the engine starts "
+        "(other\n"
+        "                           processes, vGPU); default total - CUDA "
+        "context\n"
         "  --instance NAME          a cloud instance (`kvbudget list "
         "instances`)\n"
         "Serving (as vLLM names them):\n"

@@ -30,14 +30,62 @@ void cli_style_init(cli_style *s)
     s->reset = s->on ? "\033[0m" : "";
 }
 
+/* ---- text from files and logs ---- */
+
+char *cli_escape(const char *s, char *out, size_t cap, bool keep_newlines)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    if (!cap)
+        return out;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char e[8];
+        size_t k = 0;
+        if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { /* C1 as UTF-8 */
+            memcpy(e, "\\u00", 4);
+            e[4] = hex[p[1] >> 4];
+            e[5] = hex[p[1] & 15];
+            k = 6;
+            p++;
+        } else if ((*p < 0x20 && !(keep_newlines && *p == '\n') &&
+                    *p != '\t') ||
+                   *p == 0x7F) {
+            e[0] = '\\';
+            e[1] = 'x';
+            e[2] = hex[*p >> 4];
+            e[3] = hex[*p & 15];
+            k = 4;
+        } else {
+            e[0] = (char)*p;
+            k = 1;
+        }
+        if (n + k >= cap)
+            break;
+        memcpy(out + n, e, k);
+        n += k;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+void cli_scrub(char *s, size_t cap)
+{
+    char tmp[1024];
+    if (cap > sizeof tmp)
+        cap = sizeof tmp;
+    cli_escape(s, tmp, cap, false);
+    memcpy(s, tmp, strlen(tmp) + 1);
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
+    char text[2048], safe[4096];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "kvbudget %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "kvbudget %s: %s\n", cmd,
+            cli_escape(text, safe, sizeof safe, false));
 }
 
 int cli_lib_error(const char *cmd, const kvb_error *e)
@@ -91,6 +139,17 @@ static const char *kv_label(const kvb_quant *q)
     return d ? d : "auto";
 }
 
+/* The engine as people write it ("vLLM"); kvb_engine_name gives the
+ * flag's spelling ("vllm"). */
+const char *cli_engine_label(int32_t engine)
+{
+    static const char *const labels[] = {"vLLM",   "SGLang",       "llama.cpp",
+                                         "Ollama", "TensorRT-LLM", "TGI"};
+    if (engine >= 0 && (size_t)engine < sizeof labels / sizeof labels[0])
+        return labels[engine];
+    return "the engine";
+}
+
 static void version_label(uint32_t v, char *buf, size_t cap)
 {
     if (v == 0)
@@ -117,14 +176,14 @@ static void print_settings(FILE *out, const kvb_plan *p, const kvb_quant *q)
     version_label(p->engine_version, ver, sizeof ver);
     const char *acc = kvb_accounting_name(p->accounting);
     fprintf(out,
-            "vLLM %s (%s accounting), TP %u x PP %u, utilization %.2f,\n"
+            "%s %s (%s accounting), TP %u x PP %u, utilization %.2f,\n"
             "max-model-len %llu, block %u, max-num-seqs %u, "
             "max-num-batched-tokens %llu,\nKV cache %s\n\n",
-            ver, acc ? acc : "?", p->tensor_parallel_size,
-            p->pipeline_parallel_size, p->gpu_memory_utilization,
-            (unsigned long long)p->max_model_len, p->block_size,
-            p->max_num_seqs, (unsigned long long)p->max_num_batched_tokens,
-            kv_label(q));
+            cli_engine_label(p->engine), ver, acc ? acc : "?",
+            p->tensor_parallel_size, p->pipeline_parallel_size,
+            p->gpu_memory_utilization, (unsigned long long)p->max_model_len,
+            p->block_size, p->max_num_seqs,
+            (unsigned long long)p->max_num_batched_tokens, kv_label(q));
 }
 
 static void row(FILE *out, const char *name, uint64_t bytes, const char *note)
@@ -157,6 +216,14 @@ static void print_terms(FILE *out, const kvb_plan *p)
     row(out, "CUDA context", p->cuda_context_bytes_per_gpu,
         "outside the budget");
     row(out, "headroom", p->headroom_bytes_per_gpu, "free, outside the budget");
+    /* what only some engines have */
+    if (p->compute_buffer_bytes_per_gpu)
+        row(out, "compute buffer", p->compute_buffer_bytes_per_gpu, "");
+    if (p->host_bytes) {
+        snprintf(note, sizeof note, "%u of %u layers on the GPUs",
+                 p->layers_on_gpu, p->layers_total);
+        row(out, "host RAM", p->host_bytes, note);
+    }
 }
 
 static void print_kv(FILE *out, const kvb_plan *p)
@@ -168,6 +235,12 @@ static void print_kv(FILE *out, const kvb_plan *p)
             (unsigned long long)p->num_blocks, p->block_size);
     fprintf(out, "  %-24s %9llu\n", "KV tokens",
             (unsigned long long)p->max_kv_tokens);
+    if (p->max_total_tokens && p->max_total_tokens != p->max_kv_tokens)
+        fprintf(out, "  %-24s %9llu   as the engine logs it\n", "token pool",
+                (unsigned long long)p->max_total_tokens);
+    if (p->nodes > 1)
+        fprintf(out, "  %-24s %9u   %u GPUs each\n", "nodes", p->nodes,
+                p->gpus_per_node);
     char label[48];
     snprintf(label, sizeof label, "concurrency at %llu",
              (unsigned long long)p->max_model_len);
@@ -200,14 +273,31 @@ static void print_verdict(FILE *out, const cli_style *st, const kvb_plan *p)
     if (!p->fits &&
         kvb_plan_engine_error(p, text, sizeof text, NULL, NULL) == KVB_OK &&
         text[0])
-        fprintf(out, "%svLLM would stop with:%s %s\n", st->dim, st->reset,
-                text);
+        fprintf(out, "%s%s would stop with:%s %s\n", st->dim,
+                cli_engine_label(p->engine), st->reset, text);
+}
+
+/* Everything the plan or the command line warns about, in the human
+ * output too (not only in --json). */
+void cli_print_warnings(FILE *out, const cli_style *st, const cli_inputs *in,
+                        const kvb_plan *p)
+{
+    /* the model file's warnings are printed when it is read (stderr) */
+    const char *lines[] = {in->command.warning, p ? p->warning : ""};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if (lines[i][0])
+            fprintf(out, "%swarning:%s %s\n", st->yellow, st->reset, lines[i]);
+    if (in->command.ignored[0])
+        fprintf(out, "%snote:%s %s flags the plan does not use: %s\n", st->dim,
+                st->reset, cli_engine_label(in->command.engine),
+                in->command.ignored);
 }
 
 void cli_print_plan(FILE *out, const cli_style *st, const cli_inputs *in,
                     const kvb_plan *p)
 {
     cli_print_plan_line(out, st, in, p);
+    cli_print_warnings(out, st, in, p);
     print_settings(out, p, &in->quant);
     print_terms(out, p);
     print_kv(out, p);
@@ -432,7 +522,7 @@ static void plan_inputs_json(json_t *o, const cli_inputs *in, const kvb_plan *p)
     set(o, "tp", jint(p->tensor_parallel_size));
     set(o, "pp", jint(p->pipeline_parallel_size));
     set(o, "gpu_memory_utilization", json_real(p->gpu_memory_utilization));
-    set(o, "engine", json_string("vllm"));
+    set(o, "engine", jstr_or_null(kvb_engine_name(p->engine)));
     set(o, "engine_version", json_string(ver));
     set(o, "accounting", jstr_or_null(kvb_accounting_name(p->accounting)));
     set(o, "block_size", jint(p->block_size));
@@ -472,6 +562,29 @@ static void plan_terms_json(json_t *o, const kvb_plan *p)
     if (kvb_plan_engine_error(p, text, sizeof text, NULL, NULL) != KVB_OK)
         text[0] = '\0';
     set(o, "engine_error", json_string(text));
+    set(o, "data_parallel_size", jint(p->data_parallel_size));
+    set(o, "nodes", jint(p->nodes));
+    set(o, "gpus_per_node", jint(p->gpus_per_node));
+    set(o, "layers_on_gpu", jint(p->layers_on_gpu));
+    set(o, "layers_total", jint(p->layers_total));
+    set(o, "kv_cache_bytes_per_gpu", jint(p->kv_cache_bytes_per_gpu));
+    set(o, "compute_buffer_bytes_per_gpu",
+        jint(p->compute_buffer_bytes_per_gpu));
+    set(o, "host_bytes", jint(p->host_bytes));
+    set(o, "max_total_tokens", jint(p->max_total_tokens));
+    set(o, "context_size", jint(p->context_size));
+    set(o, "warning", jstr_or_null(p->warning));
+}
+
+static json_t *command_json(const kvb_command *c)
+{
+    json_t *o = json_object();
+    set(o, "engine", jstr_or_null(kvb_engine_name(c->engine)));
+    set(o, "program", jstr_or_null(c->program));
+    set(o, "model", jstr_or_null(c->model));
+    set(o, "ignored", jstr_or_null(c->ignored));
+    set(o, "warning", jstr_or_null(c->warning));
+    return o;
 }
 
 static json_t *model_file_json(const cli_inputs *in)
@@ -490,6 +603,40 @@ static json_t *model_file_json(const cli_inputs *in)
     return o;
 }
 
+/* Where a --model reference was read from: each figure's repository,
+ * revision (and the commit it pointed at) and file. */
+static json_t *model_ref_json(const cli_inputs *in)
+{
+    const kvb_ref_info *w = &in->where;
+    json_t *o = json_object();
+    set(o, "source", jstr_or_null(kvb_ref_source_name(w->source)));
+    set(o, "repo", json_string(w->repo));
+    set(o, "revision", json_string(w->revision));
+    set(o, "commit", json_string(w->commit));
+    set(o, "file", json_string(w->file));
+    set(o, "path", json_string(w->path));
+    set(o, "files_read", jint(w->file_count));
+    set(o, "splits", jint(w->split_count));
+    set(o, "http_requests", jint(w->http_requests));
+    set(o, "http_bytes", jint(w->http_bytes));
+    if (w->source == KVB_REF_SOURCE_OLLAMA) {
+        json_t *p = json_object();
+        const struct {
+            const char *name;
+            int64_t v;
+        } params[] = {{"num_ctx", w->num_ctx},
+                      {"num_batch", w->num_batch},
+                      {"num_gpu", w->num_gpu},
+                      {"num_predict", w->num_predict}};
+        for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+            set(p, params[i].name,
+                params[i].v < 0 ? json_null() : json_integer(params[i].v));
+        set(o, "ollama_params", p);
+        set(o, "ollama_params_json", json_string(w->params));
+    }
+    return o;
+}
+
 json_t *cli_plan_json(const cli_inputs *in, const kvb_plan *p)
 {
     json_t *o = json_object();
@@ -497,6 +644,10 @@ json_t *cli_plan_json(const cli_inputs *in, const kvb_plan *p)
     plan_terms_json(o, p);
     if (in->from_file)
         set(o, "model_file", model_file_json(in));
+    if (in->have_command)
+        set(o, "command", command_json(&in->command));
+    if (in->from_ref)
+        set(o, "model_ref", model_ref_json(in));
     return o;
 }
 

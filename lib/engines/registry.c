@@ -148,6 +148,20 @@ kvb_status kvb_engine_parse(const char *spec, int32_t *engine,
     return kvb__engine_spec(spec, engine, version, NULL, err);
 }
 
+kvb_status kvb_serving_engine_set(kvb_serving *serving, const char *spec,
+                                  kvb_error *err)
+{
+    kvb_serving s;
+    kvb_status st = kvb__struct_in(serving, sizeof s, &s, "serving", err);
+    if (!st)
+        st = kvb__engine_spec(spec, &s.engine, &s.engine_version, &s.accounting,
+                              err);
+    if (st)
+        return st;
+    kvb__struct_out(&s, sizeof s, serving);
+    return KVB_OK;
+}
+
 bool kvb__engine_version_parse(const kvb__engine *e, const char *text,
                                uint32_t *version)
 {

@@ -24,6 +24,49 @@ int32_t kvb__vllm_accounting(uint32_t version)
     return KVB_ACCOUNTING_VLLM_V0;
 }
 
+/* ---- settings vLLM refuses ---- */
+
+/* --block-size choices by release, newest first: vLLM's BlockSize Literal
+ * (vllm/config/cache.py; before 0.8 the choices of --block-size in
+ * engine/arg_utils.py).  A size outside them makes vLLM exit at start-up,
+ * so a plan with it would describe an engine that never runs. */
+static const struct {
+    uint32_t since;    /* first release with these choices (packed) */
+    uint32_t sizes[8]; /* 0-terminated */
+} block_sizes[] = {
+    {1100, {1, 8, 16, 32, 64, 128, 256, 0}},
+    {800, {1, 8, 16, 32, 64, 128, 0}},
+    {600, {8, 16, 32, 64, 128, 0}},
+    {0, {8, 16, 32, 0}},
+};
+
+kvb_status kvb__vllm_block_size_check(uint32_t version, uint32_t block_size,
+                                      kvb_error *err)
+{
+    size_t row = 0;
+    while (version != 0 && version < block_sizes[row].since)
+        row++;
+    const uint32_t *z = block_sizes[row].sizes;
+    char allowed[64];
+    size_t n = 0;
+    for (size_t i = 0; z[i]; i++) {
+        if (z[i] == block_size)
+            return KVB_OK;
+        n += (size_t)snprintf(allowed + n, sizeof allowed - n, "%s%u",
+                              i ? ", " : "", z[i]);
+    }
+    char release[24];
+    if (version)
+        snprintf(release, sizeof release, "vLLM %u.%u", version / 10000,
+                 version / 100 % 100);
+    else
+        snprintf(release, sizeof release, "the newest vLLM");
+    return kvb__fail(err, KVB_ERANGE, "serving.block_size",
+                     "serving.block_size (%u) is not a block size %s "
+                     "accepts; allowed: %s",
+                     block_size, release, allowed);
+}
+
 static bool line_v0(const kvb__engine_in *in)
 {
     return in->accounting == KVB_ACCOUNTING_VLLM_V0;
@@ -54,9 +97,11 @@ static bool since(const kvb__engine_in *in, uint32_t v)
 }
 
 /*
- * The V1 "large device" test of EngineArgs: from 0.8.5 (PR #17073) a
- * device of at least 70 GiB whose name does not contain "a100"; before,
- * the device name only: "h100" or "h200" (PR #12369, 0.7.1).
+ * The V1 "large device" test of EngineArgs: before 0.8.5 the device name
+ * only, "h100" or "h200" (PR #12369, 0.7.1); 0.8.5 (PR #17073) any device
+ * of at least 70 GiB, an A100 80GB included; from 0.9.0 (PR #17885, "Setting
+ * large max_num_batched_tokens for A100 reduces throughput") at least 70
+ * GiB and a name without "a100".
  */
 uint32_t kvb__vllm_gpu_names(const kvb_gpu *g)
 {
@@ -77,7 +122,7 @@ static bool large_device(const kvb__engine_in *in)
     if (!since(in, V(0, 8, 5)))
         return (names & KVB__GPU_NAMES_H100) != 0;
     return g->total_bytes >= 70 * ((uint64_t)1 << 30) &&
-           !(names & KVB__GPU_NAMES_A100);
+           (!since(in, V(0, 9, 0)) || !(names & KVB__GPU_NAMES_A100));
 }
 
 /*
@@ -117,7 +162,9 @@ static void batch_defaults(kvb__engine_in *in)
         s->max_num_batched_tokens =
             kvb__min((uint64_t)s->max_num_seqs * s->max_model_len, t);
     }
-    if (!user_seqs && !v0)
+    /* V1 caps the default max_num_seqs at the batch from 0.10.1 (PR
+     * #21270); before, a small batch kept the device's default. */
+    if (!user_seqs && !v0 && since(in, V(0, 10, 1)))
         s->max_num_seqs =
             (uint32_t)kvb__min(s->max_num_seqs, s->max_num_batched_tokens);
 }
@@ -180,6 +227,37 @@ static uint64_t cublaslt_workspace(const kvb_gpu *g)
 }
 
 /*
+ * Releases whose non-torch figure is (total - free) - torch allocated,
+ * after emptying the cache, with free read after the profile: 0.6.4.x
+ * (worker.py, PRs #9352/#9516, replaced by the start-up snapshot of PR
+ * #10511 in 0.6.5) and V1 until 0.9.0 (v1/worker/gpu_worker.py
+ * determine_available_memory; 0.9.1's PR #18974 measures from a snapshot
+ * taken at start-up).  The figure then holds the process's CUDA context
+ * and whatever other processes hold on the device.
+ */
+static bool total_minus_free(const kvb__engine_in *in)
+{
+    uint32_t v = in->version;
+    if (v == 0)
+        return false;
+    if (line_v0(in))
+        return v >= V(0, 6, 4) && v < V(0, 6, 5);
+    return v >= V(0, 8, 0) && v < V(0, 9, 1);
+}
+
+/* Memory other processes hold: total - free at start-up - our context,
+ * where the free memory is given (kvb_gpu.free_bytes); else none. */
+static uint64_t other_processes(const kvb__engine_in *in)
+{
+    const kvb_gpu *g = in->gpu;
+    uint64_t ctx = kvb__vllm_cuda_context(in);
+    if (!g->free_bytes || g->free_bytes >= g->total_bytes)
+        return 0;
+    uint64_t used = g->total_bytes - g->free_bytes;
+    return used > ctx ? used - ctx : 0;
+}
+
+/*
  * What the profile's "non-torch" figure holds depends on how the release
  * measured it (docs/model.md, "The measured terms"):
  *  - before 0.2.5 the peak was torch.cuda.max_memory_allocated(): only
@@ -187,7 +265,10 @@ static uint64_t cublaslt_workspace(const kvb_gpu *g)
  *  - 0.2.5 (PR #2031) took total - free after the profile, so the
  *    process's CUDA context counted too, until 0.3.1 (PR #2863) measured
  *    from the free memory at start-up;
- *  - since then, memory that appeared outside PyTorch during the profile.
+ *  - since then, memory that appeared outside PyTorch during the profile,
+ *    except in 0.6.4.x and V1 before 0.9.1, which read total - free again
+ *    (total_minus_free above) and so count the context and other
+ *    processes.
  */
 uint64_t kvb__vllm_non_torch(const kvb__engine_in *in)
 {
@@ -201,8 +282,8 @@ uint64_t kvb__vllm_non_torch(const kvb__engine_in *in)
     uint32_t tp = in->s.tensor_parallel_size;
     if (tp > 1)
         b += (uint64_t)(tp - 1) * NCCL_BYTES_PER_PEER;
-    if (v0 && !since(in, V(0, 3, 1)))
-        b += kvb__vllm_cuda_context(in);
+    if ((v0 && !since(in, V(0, 3, 1))) || total_minus_free(in))
+        b += kvb__vllm_cuda_context(in) + other_processes(in);
     return b;
 }
 
@@ -1042,6 +1123,42 @@ static void vllm_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
 
 /* ---- the engine table ---- */
 
+/*
+ * vLLM's own choice of engine while both shipped (0.8.0 until V0 was
+ * removed, PR #25321, first missing in 0.11): EngineArgs.
+ * _is_v1_supported_oracle falls back to V0 for what V1 could not run.
+ * The checks that depend on a plan's inputs, by release (read in the
+ * 0.8.3/0.8.4 and 0.10 states of vllm/engine/arg_utils.py; the band edges
+ * between them are the nearest release we could date):
+ *   all:       compute capability below 8.0 ("Need at least Ampere").
+ *   0.8.x:     dtypes other than fp16/bf16 (V1_SUPPORTED_DTYPES), GGUF
+ *              (V1_UNSUPPORTED_QUANT), an fp8 KV cache unless FlashAttention
+ *              3 runs it (Hopper), pipeline parallelism without Ray.
+ * Returns the reason, or NULL when V1 runs it.
+ */
+const char *kvb__vllm_v0_fallback(const kvb__engine_in *in)
+{
+    uint32_t v = in->version;
+    if (v == 0 || v < 800 || v >= 1100)
+        return NULL;
+    uint32_t cc = in->gpu->compute_capability;
+    if (cc && cc < 80)
+        return "compute capability below 8.0";
+    if (v >= 900)
+        return NULL;
+    int32_t act = kvb__act_dtype(in->model, in->quant);
+    if (act != KVB_DTYPE_FP16 && act != KVB_DTYPE_BF16)
+        return "a dtype other than float16/bfloat16";
+    int32_t m = in->quant->method;
+    if (m >= KVB_QUANT_Q8_0 && m <= KVB_QUANT_Q4_0)
+        return "a GGUF checkpoint";
+    if (in->quant->kv_cache_dtype == KVB_DTYPE_FP8 && !(cc >= 90 && cc < 100))
+        return "an fp8 KV cache without FlashAttention 3";
+    if (in->s.pipeline_parallel_size > 1)
+        return "pipeline parallelism without the Ray executor";
+    return NULL;
+}
+
 static int32_t vllm_accounting_of(const kvb__engine_in *in)
 {
     int32_t forced = in->s.accounting;
@@ -1051,7 +1168,16 @@ static int32_t vllm_accounting_of(const kvb__engine_in *in)
     if (forced == KVB_ACCOUNTING_VLLM_V1 ||
         forced == KVB_ACCOUNTING_VLLM_V1_021)
         return newest ? KVB_ACCOUNTING_VLLM_V1_021 : KVB_ACCOUNTING_VLLM_V1;
+    if (kvb__vllm_v0_fallback(in))
+        return KVB_ACCOUNTING_VLLM_V0;
     return kvb__vllm_accounting(in->version);
+}
+
+static void warn(kvb_plan *p, const char *text)
+{
+    size_t n = strlen(p->warning);
+    snprintf(p->warning + n, sizeof p->warning - n, "%s%s", n ? "; " : "",
+             text);
 }
 
 /* "vllm-v0" and "vllm-v1" name the engine line explicitly (VLLM_USE_V1). */
@@ -1068,6 +1194,10 @@ static bool vllm_variant(const char *name, int32_t *accounting)
 
 static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
 {
+    kvb_status st =
+        kvb__vllm_block_size_check(in->version, in->s.block_size, err);
+    if (st)
+        return st;
     int32_t a = in->s.accounting;
     if (a >= 0 && a != KVB_ACCOUNTING_VLLM_V0 && a != KVB_ACCOUNTING_VLLM_V1 &&
         a != KVB_ACCOUNTING_VLLM_V1_021)
@@ -1097,10 +1227,59 @@ static bool vllm_hybrid(const kvb__engine_in *in)
     return !line_v0(in) && !in->s.disable_hybrid_kv_cache;
 }
 
-/* The start-up free-memory check is V1's (v1/worker/gpu_worker.py). */
+/* The start-up free-memory check ("Free memory on device ... is less
+ * than desired GPU memory utilization") exists from 0.9.1 (PR #18974 in
+ * v1/worker/gpu_worker.py); earlier releases start and fail later, if
+ * at all. */
 static bool vllm_startup_check(const kvb__engine_in *in)
 {
-    return !line_v0(in);
+    return !line_v0(in) && (in->version == 0 || in->version >= 901);
+}
+
+/* CUDA graphs are captured after the profile run's activations were
+ * freed: vLLM empties the cache after profiling (memory_profiling from
+ * 0.6.5; the worker's empty_cache in 0.3.1-0.6.3), so the room the
+ * graphs find outside the budget is (total - usable) + activation peak -
+ * context, not (total - usable) - context. */
+static void vllm_warnings(const kvb__engine_in *in, kvb_plan *p)
+{
+    char text[200];
+    const char *why = kvb__vllm_v0_fallback(in);
+    if (why && in->s.accounting < 0) {
+        snprintf(text, sizeof text,
+                 "vLLM %u.%u falls back to the V0 engine for %s "
+                 "(_is_v1_supported_oracle); planned as V0",
+                 in->version / 10000, in->version / 100 % 100, why);
+        warn(p, text);
+    }
+    /* 0.2.5-0.3.0 measured the peak as total - free after the profile,
+     * NCCL's buffers included, at TP > 1 (issue 13 rule 11): about a
+     * third fewer blocks in one report; no input can model it. */
+    if (in->version >= 205 && in->version < 301 &&
+        in->s.tensor_parallel_size > 1)
+        warn(p, "vLLM 0.2.5-0.3.0 counts NCCL memory in the profile at "
+                "TP > 1: expect fewer KV blocks than planned");
+    if (strstr(in->gpu->name, "MIG") || strstr(in->gpu->name, "vGPU") ||
+        strstr(in->gpu->name, "-1g.") || strstr(in->gpu->name, "-2g.") ||
+        strstr(in->gpu->name, "-3g."))
+        warn(p, "a MIG or vGPU profile: the free memory at start-up is "
+                "the profile's; pass --gpu-free if it is known");
+}
+
+static void vllm_finish(const kvb__engine_in *in, kvb_plan *p,
+                        const kvb__stage_result *r)
+{
+    (void)r;
+    vllm_warnings(in, p);
+    if (in->version != 0 && in->version < 301)
+        return;
+    if (p->cudagraph_in_budget)
+        return;
+    uint64_t left = p->gpu_total_bytes - p->usable_bytes_per_gpu +
+                    p->activation_bytes_per_gpu;
+    uint64_t outside =
+        p->cuda_context_bytes_per_gpu + p->cudagraph_bytes_per_gpu;
+    p->headroom_bytes_per_gpu = left > outside ? left - outside : 0;
 }
 
 /* V0 compares max_model_len with block_size x blocks per stage
@@ -1238,6 +1417,7 @@ const kvb__engine kvb__engine_vllm = {
     .report = kvb__vllm_report,
     .fit_len = kvb__vllm_fit_len,
     .startup_check = vllm_startup_check,
+    .finish = vllm_finish,
     .len_fails = vllm_len_fails,
     .error_text = kvb__vllm_error_text,
     .render_args = vllm_render_args,

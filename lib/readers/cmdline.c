@@ -413,8 +413,8 @@ static kvb_status read_flag(kvb__cmd *c, size_t argc, const char *const *argv,
     const kvb__flag *f = find_flag(e, name, n);
     if (!f)
         return kvb__fail(err, KVB_EINVAL, "command",
-                         "command: %s is not a %s flag (kvbudget reads the "
-                         "flags listed in docs/engines.md)",
+                         "command: unknown flag %s: not a flag of %s "
+                         "(docs/engines.md lists the flags read)",
                          name, e->display);
     const char *value = eq ? eq + 1 : NULL;
     /* a bare flag that also takes a switch word ("-fa" and "-fa on" in

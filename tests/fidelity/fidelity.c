@@ -104,6 +104,7 @@ typedef struct row {
     char residual[640]; /* records.json: where the remaining error is from */
     char usable[160];   /* the record's usable_for */
     int failed;         /* a per-record tolerance broke */
+    int set;            /* SET_DEV or SET_COLLECTED: the file it came from */
 } row;
 
 typedef struct ckpt {
@@ -113,9 +114,14 @@ typedef struct ckpt {
     char source[200];
 } ckpt;
 
+/* The records given with the project (vllm_dev.jsonl) and the ones
+ * collected for issue 13 (vllm_collected.jsonl) are reported apart. */
+enum { SET_DEV = 0, SET_COLLECTED = 1 };
+
 typedef struct run {
     row rows[MAX_ROWS];
     int n;
+    int cur_set; /* the set the statistics and the record tables describe */
     ckpt ck[MAX_ROWS];
     int nck;
     json_t *gpus, *records;
@@ -371,6 +377,18 @@ static void build_gpu(run *r, json_t *rec, json_t *sup, kvb_gpu *g, row *out)
     }
     if (row_gpu)
         g->compute_capability = (uint32_t)u64(row_gpu, "compute_capability");
+    /* the SM count (it sizes the CUDA context) and the compute capability
+     * from the library's GPU preset of that name, where there is one */
+    kvb_gpu pg;
+    if (name && KVB_GPU_INIT(&pg) == KVB_OK &&
+        kvb_preset_gpu_find(name, &pg, NULL) == KVB_OK) {
+        g->multiprocessor_count = pg.multiprocessor_count;
+        if (!g->compute_capability)
+            g->compute_capability = pg.compute_capability;
+    }
+    /* free at start-up where the log shows it (vLLM's start-up check
+     * prints it); 0 lets the library assume total minus the context */
+    g->free_bytes = u64(rec, "settings.gpu_free_bytes");
     if ((g->total_bytes = u64(rec, "settings.gpu_total_bytes")))
         copy(out->total_src, sizeof out->total_src, "logged");
     else if ((g->total_bytes = u64(rec, "assumed.gpu_total_bytes")))
@@ -459,10 +477,11 @@ static void note(row *w, const char *fmt, ...)
     va_end(ap);
 }
 
-static void plan_record(run *r, json_t *rec)
+static void plan_record(run *r, json_t *rec, int set)
 {
     row *w = &r->rows[r->n++];
     memset(w, 0, sizeof *w);
+    w->set = set;
     copy(w->id, sizeof w->id, str(rec, "id"));
     copy(w->url, sizeof w->url, str(rec, "source_url"));
     copy(w->model, sizeof w->model, str(rec, "model.name"));
@@ -724,7 +743,7 @@ static stat stats(const run *r, size_t offset)
     stat s = {0, 0, 0, 0};
     for (int i = 0; i < r->n; i++) {
         const cmp *c = (const cmp *)((const char *)&r->rows[i] + offset);
-        if (c->use && c->counted)
+        if (r->rows[i].set == r->cur_set && c->use && c->counted)
             v[s.n++] = fabs(c->err);
     }
     if (!s.n)
@@ -806,6 +825,8 @@ static void summary(text *t, const run *r)
          sc = STAT(r, conc), sg = STAT(r, given);
     int vn = 0, vok = 0, cn = 0, cok = 0;
     for (int i = 0; i < r->n; i++) {
+        if (r->rows[i].set != r->cur_set)
+            continue;
         vn += r->rows[i].v_use;
         vok += r->rows[i].v_use && r->rows[i].v_ok;
     }
@@ -852,7 +873,51 @@ static void md_cmp(text *t, const cmp *c, int dec)
     put(t, " %s / %s (%+.1f%%)%s |", a, b, 100 * c->err, c->counted ? "" : "†");
 }
 
-static void document(text *t, const run *r)
+/* One row per record of the current set. */
+static void records_table(text *t, const run *r)
+{
+    put(t, "| record | source | model | vLLM | accounting | weights GiB | "
+           "KV budget GiB | KV tokens | concurrency | verdict | CPU blocks "
+           "|\n");
+    put(t, "|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < r->n; i++) {
+        const row *w = &r->rows[i];
+        if (w->set != r->cur_set)
+            continue;
+        put(t, "| %s | [link](%s) | %s | %s | %s |", w->id, w->url, w->model,
+            w->version, w->accounting[0] ? w->accounting : "—");
+        md_cmp(t, &w->weights, 3);
+        md_cmp(t, &w->budget, 2);
+        md_cmp(t, &w->tokens, 0);
+        md_cmp(t, &w->conc, 2);
+        if (w->v_use)
+            put(t, " %s / %s: %s |", w->v_pred, w->v_logged,
+                w->v_ok ? "right" : "**wrong**");
+        else
+            put(t, " — |");
+        md_cmp(t, &w->cpu, 0);
+        put(t, "\n");
+    }
+    put(t, "\nEach cell is predicted / logged (error). † shown but not "
+           "counted (see below). KV tokens are vLLM's own figure: `# GPU "
+           "blocks` x block size on V0, `GPU KV cache size` on V1; where "
+           "the log printed only the KV GiB, the reference is the token "
+           "count vLLM's block math gives for that logged budget. GPU "
+           "totals: ");
+    int first = 1;
+    for (int i = 0; i < r->n; i++) {
+        const row *w = &r->rows[i];
+        if (w->set != r->cur_set || !w->total_src[0])
+            continue;
+        put(t, "%s%s %s", first ? "" : ", ", w->id, w->total_src);
+        first = 0;
+    }
+    put(t, " (`assumed` and `GPU table` rows take the total from the "
+           "record's `assumed` block or from `tests/fidelity/data/gpus.json`, "
+           "each with its source).\n\n");
+}
+
+static void document(text *t, run *r)
 {
     put(t, "# Accuracy against real vLLM start-ups\n\n");
     put(t, "<!-- Generated by `make accuracy` (tests/fidelity/fidelity.c); "
@@ -881,41 +946,22 @@ static void document(text *t, const run *r)
            "block math and the engine's reporting.\n\n");
 
     put(t, "## Records\n\n");
-    put(t, "| record | source | model | vLLM | accounting | weights GiB | "
-           "KV budget GiB | KV tokens | concurrency | verdict | CPU blocks "
-           "|\n");
-    put(t, "|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (int i = 0; i < r->n; i++) {
-        const row *w = &r->rows[i];
-        put(t, "| %s | [link](%s) | %s | %s | %s |", w->id, w->url, w->model,
-            w->version, w->accounting[0] ? w->accounting : "—");
-        md_cmp(t, &w->weights, 3);
-        md_cmp(t, &w->budget, 2);
-        md_cmp(t, &w->tokens, 0);
-        md_cmp(t, &w->conc, 2);
-        if (w->v_use)
-            put(t, " %s / %s: %s |", w->v_pred, w->v_logged,
-                w->v_ok ? "right" : "**wrong**");
-        else
-            put(t, " — |");
-        md_cmp(t, &w->cpu, 0);
-        put(t, "\n");
-    }
-    put(t, "\nEach cell is predicted / logged (error). † shown but not "
-           "counted (see below). KV tokens are vLLM's own figure: `# GPU "
-           "blocks` x block size on V0, `GPU KV cache size` on V1; where "
-           "the log printed only the KV GiB, the reference is the token "
-           "count vLLM's block math gives for that logged budget. GPU "
-           "totals: ");
-    for (int i = 0; i < r->n; i++) {
-        const row *w = &r->rows[i];
-        if (w->total_src[0])
-            put(t, "%s%s %s", i ? ", " : "", w->id, w->total_src);
-    }
-    put(t, " (`assumed` and `GPU table` rows take the total from the "
-           "record's `assumed` block or from `tests/fidelity/data/gpus.json`, "
-           "each with its source).\n\n");
+    records_table(t, r);
 
+    r->cur_set = SET_COLLECTED;
+    put(t, "## Records collected for issue 13\n\n");
+    put(t,
+        "`tests/fidelity/data/vllm_collected.jsonl` holds real start-up "
+        "logs collected from public issues after the development set "
+        "was fixed, normalised the same way (plus `settings.gpu_free_bytes`, "
+        "the free memory a log shows at start-up, given to the library as "
+        "`kvb_gpu.free_bytes`). They are planned exactly like the records "
+        "above and summarised apart; the targets above apply to the "
+        "development set.\n\n");
+    summary(t, r);
+    put(t, "\n");
+    records_table(t, r);
+    r->cur_set = SET_DEV;
     put(t, "## Measured terms\n\n");
     put(t, "What vLLM measures at start-up, modelled (`docs/model.md`, "
            "section 4), against the records that logged it. Shown, not "
@@ -1056,6 +1102,41 @@ static int same_as_file(const char *path, const text *t)
     return same;
 }
 
+/* Plans every record of DIR/NAME as part of SET; nonzero when the file
+ * cannot be read. */
+static int read_records(run *r, const char *dir, const char *name, int set)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: cannot read the fidelity data\n", path);
+        return 2;
+    }
+    char line[65536];
+    while (fgets(line, sizeof line, f)) {
+        json_error_t je;
+        if (r->n == MAX_ROWS || !strchr(line, '\n')) {
+            fprintf(stderr,
+                    "%s: more than %d records, or a line over %zu "
+                    "bytes: raise MAX_ROWS or the line buffer\n",
+                    path, MAX_ROWS, sizeof line - 1);
+            fclose(f);
+            return 2;
+        }
+        json_t *rec = json_loads(line, 0, &je);
+        if (!rec) {
+            fprintf(stderr, "%s:%d: %s\n", path, je.line, je.text);
+            fclose(f);
+            return 2;
+        }
+        plan_record(r, rec, set);
+        json_decref(rec);
+    }
+    fclose(f);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = NULL, *write = NULL, *check = NULL, *readme = NULL,
@@ -1083,32 +1164,13 @@ int main(int argc, char **argv)
     r.gpus = load(dir, "gpus.json");
     r.records = load(dir, "records.json");
     json_t *cks = load(dir, "checkpoints.json");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/vllm_dev.jsonl", dir);
-    FILE *f = fopen(path, "r");
-    if (!r.gpus || !r.records || !cks || !f) {
+    if (!r.gpus || !r.records || !cks) {
         fprintf(stderr, "%s: cannot read the fidelity data\n", dir);
         return 2;
     }
-    char line[65536];
-    while (fgets(line, sizeof line, f)) {
-        json_error_t je;
-        if (r.n == MAX_ROWS || !strchr(line, '\n')) {
-            fprintf(stderr,
-                    "%s: more than %d records, or a line over %zu "
-                    "bytes: raise MAX_ROWS or the line buffer\n",
-                    path, MAX_ROWS, sizeof line - 1);
-            return 2;
-        }
-        json_t *rec = json_loads(line, 0, &je);
-        if (!rec) {
-            fprintf(stderr, "%s:%d: %s\n", path, je.line, je.text);
-            return 2;
-        }
-        plan_record(&r, rec);
-        json_decref(rec);
-    }
-    fclose(f);
+    if (read_records(&r, dir, "vllm_dev.jsonl", SET_DEV) ||
+        read_records(&r, dir, "vllm_collected.jsonl", SET_COLLECTED))
+        return 2;
     size_t i;
     json_t *x;
     json_array_foreach(get(cks, "checkpoints"), i, x)

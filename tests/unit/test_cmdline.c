@@ -102,7 +102,8 @@ static void test_cmdline_errors(void **state)
     read_result r = read_argv(5, unknown, NULL, -1);
     assert_int_equal(r.st, KVB_EINVAL);
     assert_string_equal(r.err.field, "command");
-    assert_non_null(strstr(r.err.message, "--max-modle-len is not a vLLM"));
+    assert_non_null(strstr(r.err.message,
+                           "unknown flag --max-modle-len: not a flag of vLLM"));
 
     const char *missing[] = {"vllm", "serve", "m", "--max-model-len"};
     r = read_argv(4, missing, NULL, -1);

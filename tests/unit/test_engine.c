@@ -280,6 +280,75 @@ static void test_engine_non_torch_by_version(void **state)
 }
 
 /*
+ * 0.6.4.x (worker.py, PRs #9352/#9516) and V1 before 0.9.1 read
+ * (total - free) - torch allocated, so the figure holds the CUDA context
+ * (3 MiB per SM) and other processes.  vllm/vllm#10517: Llama-3.1-8B on an
+ * RTX 3090 (82 SMs) under 0.6.4 logged non_torch_memory 0.35 GiB; here
+ * 8519680 + 4 MiB (cuBLASLt on an 8.x card of 24 GB or more) + 128 MiB +
+ * 82 x 3 MiB = 0.3816 GiB.
+ */
+static void test_engine_non_torch_total_minus_free(void **state)
+{
+    (void)state;
+    fixture f;
+    uint64_t ws = 8519680 + MIB, lazy = 128 * MIB;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 604);
+    f.g.total_bytes = 25327697920ull;
+    f.g.compute_capability = 86;
+    f.g.multiprocessor_count = 82;
+    assert_int_equal(kvb__vllm_non_torch(&f.in),
+                     ws + 3 * MIB + lazy + 82 * 3 * MIB);
+    /* 0.6.5 measures from the start-up snapshot (PR #10511) */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 605);
+    f.g.multiprocessor_count = 82;
+    assert_int_equal(kvb__vllm_non_torch(&f.in), ws + lazy);
+    /* V1 0.9.0 with 20 GiB held by another process: context + 20 GiB */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 900);
+    f.g.multiprocessor_count = 132;
+    f.g.free_bytes = f.g.total_bytes - 20 * GIB - 132 * 3 * MIB;
+    assert_int_equal(kvb__vllm_non_torch(&f.in),
+                     ws + lazy + 132 * 3 * MIB + 20 * GIB);
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 901); /* PR #18974: a snapshot */
+    f.g.free_bytes = f.g.total_bytes / 2;
+    assert_int_equal(kvb__vllm_non_torch(&f.in), ws + lazy);
+}
+
+/* Defaults by release: the A100 and the large-device test, and the cap of
+ * max_num_seqs at the batch (docs/model.md, "Scheduler defaults"). */
+static void test_engine_large_device_by_release(void **state)
+{
+    (void)state;
+    fixture f;
+    /* 0.8.5 (PR #17073): >= 70 GiB, an A100 80GB included */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 805);
+    strcpy(f.g.name, "NVIDIA A100-SXM4-80GB");
+    f.in.s.max_model_len = 32768;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 8192);
+    assert_int_equal(f.in.s.max_num_seqs, 1024);
+    /* 0.9.0 (PR #17885): not an A100 */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 900);
+    strcpy(f.g.name, "NVIDIA A100-SXM4-80GB");
+    f.in.s.max_model_len = 32768;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 2048);
+    assert_int_equal(f.in.s.max_num_seqs, 256);
+    /* --max-num-batched-tokens 512 on an unnamed 80 GiB card (1024
+     * sequences by default): 0.10.0 keeps 1024 sequences; from 0.10.1
+     * (PR #21270) they are capped at the batch, 512 */
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 1000);
+    f.in.s.max_model_len = 32768;
+    f.in.s.max_num_batched_tokens = 512;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_seqs, 1024);
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 1001);
+    f.in.s.max_model_len = 32768;
+    f.in.s.max_num_batched_tokens = 512;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_seqs, 512);
+}
+
+/*
  * Weights as loaded, vllm-log-007: R1-Distill-Qwen-14B (Qwen2.5-14B with
  * 131072 positions) in BF16 over TP 2.  Per rank and layer: qkv_proj
  * 3584 x 5120 x 2 = 35 MiB and o_proj 5120 x 2560 x 2 = 25 MiB get a 2 MiB
@@ -373,4 +442,6 @@ KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
           cmocka_unit_test(test_engine_versions),
           cmocka_unit_test(test_engine_scheduler_defaults_by_version),
           cmocka_unit_test(test_engine_non_torch_by_version),
+          cmocka_unit_test(test_engine_non_torch_total_minus_free),
+          cmocka_unit_test(test_engine_large_device_by_release),
           cmocka_unit_test(test_engine_loaded_weights));

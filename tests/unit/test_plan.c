@@ -238,15 +238,35 @@ static void test_plan_headroom(void **state)
     engine_text(&p, buf, sizeof buf);
     assert_non_null(strstr(buf, "on startup is less than desired GPU memory "
                                 "utilization (1, 80.00 GiB)"));
+    /* issue 13 rule 2: the start-up free-memory check exists from 0.9.1
+     * (PR #18974); 0.9.0 starts with utilization 1.0 (eager, so no graph
+     * needs room outside the budget) */
+    in.s.enforce_eager = 1;
+    in.s.engine_version = 900;
+    p = plan(&in);
+    assert_int_equal(p.verdict, KVB_VERDICT_FITS);
+    in.s.engine_version = 901;
+    p = plan(&in);
+    assert_int_equal(p.verdict, KVB_VERDICT_HEADROOM_TOO_SMALL);
+    in.s.enforce_eager = 0;
     /* before 0.21 CUDA graphs are captured outside the budget: 600 MiB
      * left = 400 MiB context + 300 MiB of graphs does not fit */
     in.s.engine_version = 1100;
     in.s.gpu_memory_utilization = 1.0 - 600.0 / (80.0 * 1024.0);
     in.s.cuda_context_bytes = 400 * MIB;
     in.s.cudagraph_bytes = 300 * MIB;
+    in.s.activation_bytes = 0;
     p = plan(&in);
     assert_int_equal(p.verdict, KVB_VERDICT_HEADROOM_TOO_SMALL);
     assert_false(p.cudagraph_in_budget);
+    /* issue 13 rule 4: the profile's activations are freed before the
+     * graphs are captured (empty_cache after memory_profiling), so a 200
+     * MiB peak leaves 600 + 200 - 400 - 300 = 100 MiB and the run starts */
+    in.s.activation_bytes = 200 * MIB;
+    p = plan(&in);
+    assert_int_equal(p.verdict, KVB_VERDICT_FITS);
+    assert_int_equal(p.headroom_bytes_per_gpu, 100 * MIB);
+    in.s.activation_bytes = 0;
     /* --enforce-eager removes the graphs and the problem */
     in.s.enforce_eager = 1;
     p = plan(&in);
@@ -405,7 +425,43 @@ static void test_plan_verdict_names(void **state)
     assert_null(kvb_verdict_reason(KVB_VERDICT_LAST_));
 }
 
+/* Issue 13 rule 3: from 0.8.0 until V0 was removed, vLLM picks V0 by
+ * itself for what V1 cannot run (EngineArgs._is_v1_supported_oracle in
+ * vllm/engine/arg_utils.py at 0.8.3/0.8.4 and 0.10): a T4 (compute
+ * capability 7.5) or float32; forcing the line (VLLM_USE_V1=1,
+ * vllm-v1@X) keeps V1. */
+static void test_plan_v0_fallback(void **state)
+{
+    (void)state;
+    inputs in = setup_inputs("Llama-3.2-1B", 15 * GIB);
+    in.s.max_model_len = 4096;
+    in.s.engine_version = 803;
+    kvb_plan p = plan(&in);
+    assert_int_equal(p.accounting, KVB_ACCOUNTING_VLLM_V1);
+    assert_string_equal(p.warning, "");
+    in.g.compute_capability = 75; /* T4 */
+    p = plan(&in);
+    assert_int_equal(p.accounting, KVB_ACCOUNTING_VLLM_V0);
+    assert_non_null(strstr(p.warning, "compute capability below 8.0"));
+    in.s.engine_version = 1001; /* still in 0.10.1 */
+    assert_int_equal(plan(&in).accounting, KVB_ACCOUNTING_VLLM_V0);
+    in.s.engine_version = 1100; /* V0 is gone */
+    assert_int_equal(plan(&in).accounting, KVB_ACCOUNTING_VLLM_V1);
+    in.s.engine_version = 803;
+    in.s.accounting = KVB_ACCOUNTING_VLLM_V1; /* VLLM_USE_V1=1 */
+    p = plan(&in);
+    assert_int_equal(p.accounting, KVB_ACCOUNTING_VLLM_V1);
+    assert_string_equal(p.warning, "");
+    in.s.accounting = -1;
+    in.g.compute_capability = 80;
+    in.q.dtype = KVB_DTYPE_FP32; /* V1_SUPPORTED_DTYPES at 0.8.x */
+    assert_int_equal(plan(&in).accounting, KVB_ACCOUNTING_VLLM_V0);
+    in.s.engine_version = 1001; /* the dtype check is gone by 0.10 */
+    assert_int_equal(plan(&in).accounting, KVB_ACCOUNTING_VLLM_V1);
+}
+
 KVB_TESTS(cmocka_unit_test(test_plan_seed_arithmetic),
+          cmocka_unit_test(test_plan_v0_fallback),
           cmocka_unit_test(test_plan_seed_scout_does_not_fit),
           cmocka_unit_test(test_plan_seed_value_error_v0),
           cmocka_unit_test(test_plan_value_error_v1),

@@ -71,7 +71,8 @@ static kvb_model gemma3_12b(void) /* google/gemma-3-12b-it */
 
 static kvb_model gemma2_9b(void) /* google/gemma-2-9b-it */
 {
-    kvb_model m = mk(KVB_ARCH_GEMMA2, 42, 3584, 16, 8, 256, 14336, 256000, 8192);
+    kvb_model m =
+        mk(KVB_ARCH_GEMMA2, 42, 3584, 16, 8, 256, 14336, 256000, 8192);
     m.sliding_window = 4096;
     m.sliding_window_pattern = 2;
     m.tie_word_embeddings = 1;
@@ -148,21 +149,16 @@ static const oracle_case oracle[] = {
     {qwen3_8b, 16384, 1, 512, 1, Q8_0, Q8_0, 0, 1224.00, 0, 320.75},
     {qwen3_30b_a3b, 32768, 1, 512, 1, F16, F16, 0, 3072.00, 0, 304.75},
     {qwen3_30b_a3b, 8192, 4, 1024, 1, Q4_0, Q4_0, 0, 216.00, 0, 609.50},
-    {gemma3_12b, 32768, 1, 512, 1, F16, F16, 0, 2048.00 + 480.00, 1536,
-     527.13},
-    {gemma3_12b, 32768, 2, 512, 1, F16, F16, 0, 2048.00 + 960.00, 1536,
-     527.13},
+    {gemma3_12b, 32768, 1, 512, 1, F16, F16, 0, 2048.00 + 480.00, 1536, 527.13},
+    {gemma3_12b, 32768, 2, 512, 1, F16, F16, 0, 2048.00 + 960.00, 1536, 527.13},
     {gemma3_12b, 32768, 1, 512, 1, F16, F16, 1, 2048.00 + 10240.00, 32768,
      527.13},
-    {gemma3_12b, 8192, 1, 2048, 0, F16, F16, 0, 512.00 + 960.00, 3072,
-     2138.51},
+    {gemma3_12b, 8192, 1, 2048, 0, F16, F16, 0, 512.00 + 960.00, 3072, 2138.51},
     {gemma2_9b, 8192, 1, 512, 1, F16, F16, 0, 1344.00 + 756.00, 4608, 514.00},
-    {gemma2_9b, 8192, 4, 512, 1, Q8_0, Q8_0, 0, 714.00 + 714.00, 2048,
-     514.00},
+    {gemma2_9b, 8192, 4, 512, 1, Q8_0, Q8_0, 0, 714.00 + 714.00, 2048, 514.00},
     {mistral_7b, 32768, 1, 512, 1, F16, F16, 0, 4096.00, 0, 148.01},
     {gpt_oss_20b, 8192, 1, 512, 1, F16, F16, 0, 192.00 + 18.00, 768, 435.27},
-    {gpt_oss_20b, 32768, 4, 512, 1, Q8_0, Q8_0, 0, 408.00 + 38.25, 768,
-     412.83},
+    {gpt_oss_20b, 32768, 4, 512, 1, Q8_0, Q8_0, 0, 408.00 + 38.25, 768, 412.83},
     {deepseek_v2_lite, 8192, 1, 512, 1, F16, F16, 0, 243.00, 0, 240.26},
     {deepseek_v2_lite, 32768, 2, 512, 1, Q8_0, Q8_0, 0, 516.38, 0, 240.26},
     {phi3_mini, 8192, 1, 512, 1, F16, F16, 0, 3072.00, 0, 74.63},
@@ -339,18 +335,18 @@ static void test_llama_real_logs(void **state)
 {
     (void)state;
     /* CohereForAI/c4ai-command-r-v01 shape (inferred in the record) */
-    kvb_model cmdr = mk(KVB_ARCH_GENERIC, 40, 8192, 64, 64, 128, 22528,
-                        256000, 131072);
+    kvb_model cmdr =
+        mk(KVB_ARCH_GENERIC, 40, 8192, 64, 64, 128, 22528, 256000, 131072);
     /* Llama-3-70B shape */
-    kvb_model l70 = mk(KVB_ARCH_LLAMA, 80, 8192, 64, 8, 128, 28672, 128256,
-                       131072);
+    kvb_model l70 =
+        mk(KVB_ARCH_LLAMA, 80, 8192, 64, 8, 128, 28672, 128256, 131072);
     /* meta-llama/Llama-3.2-3B */
-    kvb_model l3b = mk(KVB_ARCH_LLAMA, 28, 3072, 24, 8, 128, 8192, 128256,
-                       131072);
+    kvb_model l3b =
+        mk(KVB_ARCH_LLAMA, 28, 3072, 24, 8, 128, 8192, 128256, 131072);
     l3b.tie_word_embeddings = 1;
     /* DeepSeek-R1 671B (deepseek-ai/DeepSeek-R1 config.json) */
-    kvb_model r1 = mk(KVB_ARCH_DEEPSEEK_V3, 61, 7168, 128, 128, 0, 18432,
-                      129280, 163840);
+    kvb_model r1 =
+        mk(KVB_ARCH_DEEPSEEK_V3, 61, 7168, 128, 128, 0, 18432, 129280, 163840);
     r1.kv_lora_rank = 512;
     r1.q_lora_rank = 1536;
     r1.qk_rope_head_dim = 64;
@@ -362,31 +358,27 @@ static void test_llama_real_logs(void **state)
     r1.moe_intermediate_size = 2048;
     r1.first_k_dense_replace = 3;
     /* Qwen/Qwen2.5-32B */
-    kvb_model q32 = mk(KVB_ARCH_QWEN2, 64, 5120, 40, 8, 128, 27648, 152064,
-                       131072);
+    kvb_model q32 =
+        mk(KVB_ARCH_QWEN2, 64, 5120, 40, 8, 128, 27648, 152064, 131072);
     kvb_model v2l = deepseek_v2_lite();
     kvb_model g12 = gemma3_12b();
     const record recs[] = {
         {"llamacpp-log-001", "github.com/ggml-org/llama.cpp/pull/6122", cmdr,
-         KVB_ENGINE_LLAMA_CPP, 2450, 4096, 1, 0, F16, mib(5120.00),
-         mib(0.005)},
+         KVB_ENGINE_LLAMA_CPP, 2450, 4096, 1, 0, F16, mib(5120.00), mib(0.005)},
         {"llamacpp-log-002", "github.com/ollama/ollama/issues/9181", l70,
-         KVB_ENGINE_OLLAMA, 51100, 64000, 1, 1, F16,
-         (uint64_t)(19.5 * GIB), GIB / 20},
+         KVB_ENGINE_OLLAMA, 51100, 64000, 1, 1, F16, (uint64_t)(19.5 * GIB),
+         GIB / 20},
         {"llamacpp-log-003", "github.com/ollama/ollama/pull/12000", g12,
-         KVB_ENGINE_OLLAMA, 1100, 8192, 1, 0, F16, mib(992.0),
-         mib(0.05)},
+         KVB_ENGINE_OLLAMA, 1100, 8192, 1, 0, F16, mib(992.0), mib(0.05)},
         {"llamacpp-log-004", "github.com/ollama/ollama/issues/8098", l3b,
          KVB_ENGINE_OLLAMA, 500, 8192, 4, 0, F16, mib(896.0), mib(0.05)},
         {"llamacpp-log-005", "github.com/ollama/ollama/issues/8447", r1,
-         KVB_ENGINE_OLLAMA, 507, 2048, 1, 0, F16, mib(9760.00),
-         mib(0.005)},
-        {"llamacpp-log-006", "github.com/ggml-org/llama.cpp/issues/11200",
-         q32, KVB_ENGINE_LLAMA_CPP, 4450, 32768, 1, 1, Q8_0, mib(4352.00),
+         KVB_ENGINE_OLLAMA, 507, 2048, 1, 0, F16, mib(9760.00), mib(0.005)},
+        {"llamacpp-log-006", "github.com/ggml-org/llama.cpp/issues/11200", q32,
+         KVB_ENGINE_LLAMA_CPP, 4450, 32768, 1, 1, Q8_0, mib(4352.00),
          mib(0.005)},
         {"llamacpp-log-008", "github.com/ggml-org/llama.cpp/issues/8817", v2l,
-         KVB_ENGINE_LLAMA_CPP, 3500, 0, 1, 0, F16, 45298483200ull,
-         GIB},
+         KVB_ENGINE_LLAMA_CPP, 3500, 0, 1, 0, F16, 45298483200ull, GIB},
     };
     for (size_t i = 0; i < sizeof recs / sizeof recs[0]; i++) {
         const record *r = &recs[i];
@@ -410,8 +402,8 @@ static void test_llama_real_logs(void **state)
         uint64_t kv = p.kv_cache_bytes_per_gpu;
         uint64_t d = kv > r->kv_logged ? kv - r->kv_logged : r->kv_logged - kv;
         if (d > r->tolerance)
-            fail_msg("%s (%s): KV %.2f MiB, the log %.2f MiB", r->id,
-                     r->source, (double)kv / MIB, (double)r->kv_logged / MIB);
+            fail_msg("%s (%s): KV %.2f MiB, the log %.2f MiB", r->id, r->source,
+                     (double)kv / MIB, (double)r->kv_logged / MIB);
     }
 }
 
@@ -422,8 +414,8 @@ static void test_llama_real_logs(void **state)
 static void test_llama_real_logs_split(void **state)
 {
     (void)state;
-    kvb_model r1 = mk(KVB_ARCH_DEEPSEEK_V3, 61, 7168, 128, 128, 0, 18432,
-                      129280, 163840);
+    kvb_model r1 =
+        mk(KVB_ARCH_DEEPSEEK_V3, 61, 7168, 128, 128, 0, 18432, 129280, 163840);
     r1.kv_lora_rank = 512;
     r1.q_lora_rank = 1536;
     r1.qk_rope_head_dim = 64;
@@ -673,8 +665,8 @@ static void test_ollama_defaults(void **state)
 static void test_ollama_placement(void **state)
 {
     (void)state;
-    kvb_model m = mk(KVB_ARCH_LLAMA, 80, 8192, 64, 8, 128, 28672, 128256,
-                     131072);
+    kvb_model m =
+        mk(KVB_ARCH_LLAMA, 80, 8192, 64, 8, 128, 28672, 128256, 131072);
     kvb_serving s = serving_default();
     s.engine = KVB_ENGINE_OLLAMA;
     s.engine_version = 51100;
@@ -710,9 +702,9 @@ static read_result read_line(const char *line, const char *const *env)
     assert_int_equal(KVB_COMMAND_INIT(&r.cmd), KVB_OK);
     r.s = serving_default();
     r.err = (kvb_error)KVB_ERROR_INIT;
-    assert_int_equal(kvb_command_split(line, buf, sizeof buf, argv, 64, &argc,
-                                       &r.err),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_command_split(line, buf, sizeof buf, argv, 64, &argc, &r.err),
+        KVB_OK);
     r.st = kvb_command_read(argc, argv, env, -1, &r.cmd, &r.s, &r.err);
     return r;
 }
@@ -761,12 +753,10 @@ static void test_llama_cmdline(void **state)
     r = read_line("llama-server -m m.gguf --frobnicate", NULL);
     assert_int_equal(r.st, KVB_EINVAL);
     /* Ollama: the server's environment, and its runner's line */
-    const char *oenv[] = {"OLLAMA_NUM_PARALLEL=4",
-                          "OLLAMA_CONTEXT_LENGTH=8192",
-                          "OLLAMA_FLASH_ATTENTION=1",
-                          "OLLAMA_KV_CACHE_TYPE=q8_0",
-                          "OLLAMA_GPU_OVERHEAD=536870912",
-                          NULL};
+    const char *oenv[] = {
+        "OLLAMA_NUM_PARALLEL=4",         "OLLAMA_CONTEXT_LENGTH=8192",
+        "OLLAMA_FLASH_ATTENTION=1",      "OLLAMA_KV_CACHE_TYPE=q8_0",
+        "OLLAMA_GPU_OVERHEAD=536870912", NULL};
     r = read_line("ollama run llama3.1:8b --verbose", oenv);
     if (r.st)
         fail_msg("%s", r.err.message);
@@ -883,19 +873,19 @@ static void test_llama_render(void **state)
     snprintf(m.name, sizeof m.name, "Llama-3.1-8B");
     char buf[512];
     kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf,
-                                    sizeof buf, NULL, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf, sizeof buf, NULL, &e),
+        KVB_OK);
     assert_string_equal(buf, "-m /models/Llama-3.1-8B-Q4_K_M.gguf -c 16384 "
                              "-np 1 -ngl 99 -fa on -ctk q8_0 -ctv q8_0");
-    assert_int_equal(kvb_fix_render(&f, &m, KVB_RENDER_K8S_ARGS, buf,
-                                    sizeof buf, NULL, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_fix_render(&f, &m, KVB_RENDER_K8S_ARGS, buf, sizeof buf, NULL, &e),
+        KVB_OK);
     assert_non_null(strstr(buf, "args:\n  - \"-m\"\n"));
     f.engine = KVB_ENGINE_OLLAMA;
-    assert_int_equal(kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf,
-                                    sizeof buf, NULL, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_fix_render(&f, &m, KVB_RENDER_VLLM_ARGS, buf, sizeof buf, NULL, &e),
+        KVB_OK);
     assert_string_equal(buf, "OLLAMA_CONTEXT_LENGTH=16384 "
                              "OLLAMA_NUM_PARALLEL=1 OLLAMA_FLASH_ATTENTION=1 "
                              "OLLAMA_KV_CACHE_TYPE=q8_0");

@@ -668,6 +668,8 @@ void kvb__llama_fit(kvb__engine_in *in, uint64_t room, bool ctx_auto,
 /* The plan.c fields both engines fill the same way after their own
  * defaults (block 1, context, compute buffer ...). */
 void kvb__llama_finish_defaults(kvb__engine_in *in);
+/* max_model_len (one slot's context) into context_size. */
+void kvb__llama_len_to_ctx(kvb__engine_in *in);
 uint64_t kvb__llama_requested_bytes(const kvb__engine_in *in);
 uint64_t kvb__llama_cuda_context(const kvb__engine_in *in);
 uint64_t kvb__llama_zero(const kvb__engine_in *in);

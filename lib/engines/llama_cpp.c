@@ -169,6 +169,14 @@ void kvb__llama_fit(kvb__engine_in *in, uint64_t room, bool ctx_auto,
 void kvb__llama_finish_defaults(kvb__engine_in *in)
 {
     kvb_serving *s = &in->s;
+    /* an 8-bit KV cache asked for the way vLLM asks (a fix's
+     * kv_cache_dtype fp8) is llama.cpp's q8_0 */
+    if (in->quant->kv_cache_dtype == KVB_DTYPE_FP8 && s->cache_type_k < 0 &&
+        s->cache_type_v < 0) {
+        s->cache_type_k = s->cache_type_v = KVB_STORAGE_Q8_0;
+        if (s->flash_attn < 0)
+            s->flash_attn = 1;
+    }
     s->block_size = 1;
     s->gpu_memory_utilization = 1.0;
     s->tensor_parallel_size = s->pipeline_parallel_size = 1;
@@ -189,6 +197,20 @@ void kvb__llama_finish_defaults(kvb__engine_in *in)
                             : 0;
 }
 
+/* max_model_len is the context of one slot: it sets -c when -c is not
+ * given, and lowers it when it is smaller (a fix that lowers the length
+ * re-plans that way). */
+void kvb__llama_len_to_ctx(kvb__engine_in *in)
+{
+    kvb_serving *s = &in->s;
+    uint32_t slots = s->max_num_seqs ? s->max_num_seqs : 1;
+    if (!s->max_model_len)
+        return;
+    uint64_t want = s->kv_unified ? s->max_model_len : s->max_model_len * slots;
+    if (!s->context_size || want < s->context_size)
+        s->context_size = want;
+}
+
 static void llama_defaults(kvb__engine_in *in)
 {
     kvb_serving *s = &in->s;
@@ -204,8 +226,7 @@ static void llama_defaults(kvb__engine_in *in)
     if (!s->ubatch_size)
         s->ubatch_size = 512; /* common.h n_ubatch */
     bool ctx_auto = s->context_size == 0 && s->max_model_len == 0;
-    if (!s->context_size && s->max_model_len)
-        s->context_size = s->max_model_len * s->max_num_seqs;
+    kvb__llama_len_to_ctx(in);
     if (!s->context_size && in->version && in->version < B_FIT &&
         in->version >= B_CTX_4096)
         s->context_size = 4096; /* common.h n_ctx before --fit */
@@ -534,7 +555,12 @@ kvb_status kvb__llama_error_text(const kvb_plan *p, char *buf, size_t cap,
 static void llama_model_arg(const kvb_model *m, int32_t method, char *buf,
                             size_t cap)
 {
-    const char *name = m->name[0] ? m->name : "model";
+    char own[sizeof m->name];
+    snprintf(own, sizeof own, "%s", m->name[0] ? m->name : "model");
+    size_t n = strlen(own);
+    if (n > 5 && !kvb__strcasecmp(own + n - 5, ".gguf"))
+        own[n - 5] = '\0';
+    const char *name = own;
     const char *base = strrchr(name, '/');
     const char *q = kvb_quant_method_name(method);
     char upper[16] = "";
@@ -853,18 +879,33 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
         kvb__llama_find(line, len, "llama_kv_cache_iswa: size =")) {
         if (!mib_after(line, len, "size =", &v))
             return false;
-        /* the sliding-window cache prints a second line: both count */
-        uint64_t prev = KVB_LOG_HAS(f, KV_CACHE_BYTES) && f->kv_cache_bytes > 0
+        /* the sliding-window cache prints a second line: both count (a
+         * figure from a device's buffer line before them does not) */
+        uint64_t prev = KVB_LOG_HAS(f, KV_CACHE_TOKENS) &&
+                                KVB_LOG_HAS(f, KV_CACHE_BYTES) &&
+                                f->kv_cache_bytes > 0
                             ? (uint64_t)f->kv_cache_bytes
                             : 0;
-        const char *seqs = kvb__llama_find(line, len, "seqs)");
-        (void)seqs;
         f->kv_cache_bytes = (int64_t)(prev + v);
         set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         uint64_t cells;
         if (u64_after(line, len, "MiB (", &cells) && cells) {
             f->kv_cache_tokens = cells;
             set_bit(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+        }
+        return true;
+    }
+    /* "CUDA0 KV buffer size = X MiB": the busiest device's, unless the
+     * cache's own size lines (which come with their cells) said more */
+    if (kvb__llama_find(line, len, "KV buffer size =")) {
+        if (!mib_after(line, len, "KV buffer size =", &v))
+            return false;
+        bool sized = KVB_LOG_HAS(f, KV_CACHE_TOKENS) && f->kv_cache_bytes > 0;
+        if (gpu_buffer(line, len, "KV buffer size") && !sized &&
+            (!KVB_LOG_HAS(f, KV_CACHE_BYTES) ||
+             (int64_t)v > f->kv_cache_bytes)) {
+            f->kv_cache_bytes = (int64_t)v;
+            set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         }
         return true;
     }
@@ -937,9 +978,27 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
     }
     if (kvb__llama_find(line, len, "cudaMalloc failed: out of memory") ||
         kvb__llama_find(line, len, "CUDA error: out of memory")) {
+        /* ggml-cuda.cu: "allocating %.2f MiB on device %d: cudaMalloc
+         * failed: out of memory" */
+        if (mib_after(line, len, "allocating", &v)) {
+            f->oom_tried_bytes = v;
+            set_bit(f, KVB_LOG_BIT_OOM_TRIED_BYTES);
+        }
+        if (u64_after(line, len, "on device", &v)) {
+            f->oom_gpu_index = (uint32_t)v;
+            set_bit(f, KVB_LOG_BIT_OOM_GPU_INDEX);
+        }
         fail(f, KVB_LOG_CUDA_OOM, line, len);
         return true;
     }
+    /* the model buffer (alloc_tensor_range, while loading) or the compute
+     * buffers (ggml_gallocr_reserve_n, graph_reserve) */
+    if (kvb__llama_find(line, len, "alloc_tensor_range: failed") ||
+        kvb__llama_find(line, len, "error loading model: unable to allocate"))
+        f->oom_phase = KVB_LOG_PHASE_LOADING;
+    else if (kvb__llama_find(line, len, "gallocr_reserve_n") &&
+             kvb__llama_find(line, len, "failed to allocate"))
+        f->oom_phase = KVB_LOG_PHASE_PROFILE;
     const char *fa = kvb__llama_find(line, len, "failed to allocate ");
     if (fa && kvb__llama_find(line, len, "buffer of size")) {
         if (u64_after(line, len, "buffer of size", &v)) {

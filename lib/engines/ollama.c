@@ -67,6 +67,8 @@ static void ollama_defaults(kvb__engine_in *in)
     if (!s->ubatch_size)
         s->ubatch_size = 512;
     /* num_ctx per request; the runner gets num_ctx x parallel */
+    if (s->context_size && s->max_model_len)
+        kvb__llama_len_to_ctx(in);
     if (!s->context_size) {
         uint64_t num_ctx =
             s->max_model_len ? s->max_model_len : default_num_ctx(in);
@@ -96,8 +98,12 @@ static void ollama_finish(const kvb__engine_in *in, kvb_plan *p,
                     p->kv_cache_bytes_per_gpu * in->gpu->count +
                     p->compute_buffer_bytes_per_gpu;
     uint64_t size = vram + p->host_bytes;
+    /* every layer on the GPUs reads "100% GPU" (the token embedding in
+     * host RAM is not counted against it) */
     unsigned gpu_pct =
-        size ? (unsigned)((double)vram * 100.0 / (double)size + 0.5) : 100;
+        p->layers_on_gpu >= p->layers_total || !size
+            ? 100
+            : (unsigned)((double)vram * 100.0 / (double)size + 0.5);
     size_t n = strlen(p->warning);
     char proc[32];
     if (gpu_pct >= 100)

@@ -6,7 +6,9 @@ type; the data section is a hole (the file is truncated to its full size),
 so a 70B model costs a few megabytes of vocabulary.  The shapes are the
 models' published config.json values (named per entry below).
 
-usage: make_gguf.py OUT_DIR [NAME ...]
+usage: make_gguf.py [--header-only] OUT_DIR [NAME ...]
+(--header-only: no vocabulary and no data section, for kvbudget's own
+tests, which read headers only)
 """
 import os
 import struct
@@ -63,17 +65,17 @@ def vocab(n):
     return v + ["t%d" % i for i in range(len(v), n)]
 
 
-def write(path, arch, keys, tensors, n_vocab):
+def write(path, arch, keys, tensors, n_vocab, header_only=False):
     kvs = [kv("general.architecture", T_STR, arch),
            kv("general.name", T_STR, os.path.basename(path)),
-           kv("tokenizer.ggml.model", T_STR, "llama"),
-           kv("tokenizer.ggml.tokens", T_ARR,
-              (T_STR, vocab(n_vocab))),
-           kv("tokenizer.ggml.scores", T_ARR, (T_F32, [0.0] * n_vocab)),
-           kv("tokenizer.ggml.token_type", T_ARR,
-              (T_I32, [2, 3, 3] + [1] * (n_vocab - 3))),
-           kv("tokenizer.ggml.bos_token_id", T_U32, 1),
-           kv("tokenizer.ggml.eos_token_id", T_U32, 2)]
+           kv("tokenizer.ggml.model", T_STR, "llama")]
+    if not header_only:  # llama.cpp loads the vocabulary; kvbudget does not
+        kvs += [kv("tokenizer.ggml.tokens", T_ARR, (T_STR, vocab(n_vocab))),
+                kv("tokenizer.ggml.scores", T_ARR, (T_F32, [0.0] * n_vocab)),
+                kv("tokenizer.ggml.token_type", T_ARR,
+                   (T_I32, [2, 3, 3] + [1] * (n_vocab - 3))),
+                kv("tokenizer.ggml.bos_token_id", T_U32, 1),
+                kv("tokenizer.ggml.eos_token_id", T_U32, 2)]
     for k, t, v in keys:
         kvs.append(kv(arch + "." + k if not k.startswith("general.") else k,
                       t, v))
@@ -90,7 +92,8 @@ def write(path, arch, keys, tensors, n_vocab):
     pad = (-len(head)) % ALIGN
     with open(path, "wb") as f:
         f.write(head + b"\0" * pad)
-        f.truncate(len(head) + pad + off)
+        if not header_only:
+            f.truncate(len(head) + pad + off)
 
 
 def dense(L, E, H, KV, HD, FF, V, ctx, arch, extra=(), bias=False,
@@ -289,12 +292,17 @@ MODELS = {
 
 
 def main():
-    out = sys.argv[1]
-    names = sys.argv[2:] or sorted(MODELS)
+    args = sys.argv[1:]
+    header_only = args[:1] == ["--header-only"]
+    if header_only:
+        args = args[1:]
+    out = args[0]
+    names = args[1:] or sorted(MODELS)
     os.makedirs(out, exist_ok=True)
     for n in names:
         arch, keys, tensors, V = MODELS[n]()
-        write(os.path.join(out, n + ".gguf"), arch, keys, tensors, V)
+        write(os.path.join(out, n + ".gguf"), arch, keys, tensors, V,
+              header_only)
         print(n)
 
 

@@ -957,6 +957,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
         return true;
     }
     if ((kvb__llama_find(line, len, "llama_context:") ||
+         kvb__llama_find(line, len, "llama_init_from_model:") ||
          kvb__llama_find(line, len, "llama_new_context_with_model:")) &&
         !kvb__llama_find(line, len, "n_ctx_")) {
         if (u64_after(line, len, " n_ctx ", &v) ||

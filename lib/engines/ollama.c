@@ -270,6 +270,37 @@ static bool ollama_log_line(kvb_log_facts *f, const char *line, size_t len)
         }
         return true;
     }
+    /* ml/device.go (from 0.12): msg="kv cache" device=CUDA0 size="896.0
+     * MiB", and "model weights", "compute graph"; host devices skipped */
+    static const struct {
+        const char *msg;
+        int bit;
+    } per_device[] = {
+        {"msg=\"model weights\"", KVB_LOG_BIT_WEIGHTS_BYTES},
+        {"msg=\"kv cache\"", KVB_LOG_BIT_KV_CACHE_BYTES},
+        {"msg=\"compute graph\"", KVB_LOG_BIT_COMPUTE_BUFFER_BYTES},
+    };
+    for (size_t i = 0; i < KVB__ARRAY_LEN(per_device); i++) {
+        if (!kvb__llama_find(line, len, per_device[i].msg))
+            continue;
+        if (kvb__llama_find(line, len, "device=CPU") ||
+            !size_after(line, len, "size=", &v))
+            return true;
+        int bit = per_device[i].bit;
+        if (bit == KVB_LOG_BIT_WEIGHTS_BYTES) {
+            if (!KVB_LOG_HAS(f, WEIGHTS_BYTES) || v > f->weights_bytes)
+                f->weights_bytes = v;
+        } else if (bit == KVB_LOG_BIT_KV_CACHE_BYTES) {
+            if (!KVB_LOG_HAS(f, KV_CACHE_BYTES) ||
+                (int64_t)v > f->kv_cache_bytes)
+                f->kv_cache_bytes = (int64_t)v;
+        } else if (!KVB_LOG_HAS(f, COMPUTE_BUFFER_BYTES) ||
+                   v > f->compute_buffer_bytes) {
+            f->compute_buffer_bytes = v;
+        }
+        set_bit(f, bit);
+        return true;
+    }
     if (kvb__llama_find(line, len, "starting llama server") ||
         kvb__llama_find(line, len, " runner --")) {
         if (num_after(line, len, "--ctx-size", &v)) {

@@ -84,6 +84,8 @@ int main(int argc, char **argv)
     kvb__ggml_resolve(&m, &s, &o, &g);
     cache_line(&m, &g, false);
     cache_line(&m, &g, true);
+    printf("output buffer size = %8.2f MiB\n",
+           (double)kvb__ggml_output_buffer(&m, &g) / (1024.0 * 1024.0));
     printf("compute buffer size = %8.2f MiB\n",
            (double)kvb__ggml_compute(&m, &g, true) / (1024.0 * 1024.0));
     return 0;

@@ -857,6 +857,29 @@ static void test_llama_log_lines(void **state)
     assert_int_equal(f.compute_buffer_bytes, (uint64_t)(8.2 * GIB + 0.5));
 }
 
+/* Ollama from 0.12 logs its layout per device (ml/device.go); the
+ * lines below are in that format (sizes from llamacpp-log-004's model). */
+static void test_ollama_device_lines(void **state)
+{
+    (void)state;
+    kvb_log_facts f =
+        parse("time=2025-11-20T10:00:00.000Z level=INFO source=device.go:240 "
+              "msg=\"model weights\" device=CUDA0 size=\"1.9 GiB\"\n"
+              "time=2025-11-20T10:00:00.000Z level=INFO source=device.go:245 "
+              "msg=\"model weights\" device=CPU size=\"308.2 MiB\"\n"
+              "time=2025-11-20T10:00:00.000Z level=INFO source=device.go:251 "
+              "msg=\"kv cache\" device=CUDA0 size=\"896.0 MiB\"\n"
+              "time=2025-11-20T10:00:00.000Z level=INFO source=device.go:262 "
+              "msg=\"compute graph\" device=CUDA0 size=\"424.0 MiB\"\n"
+              "time=2025-11-20T10:00:00.000Z level=INFO source=ggml.go:494 "
+              "msg=\"offloaded 29/29 layers to GPU\"\n");
+    assert_int_equal(f.engine, KVB_ENGINE_OLLAMA);
+    assert_int_equal(f.kv_cache_bytes, (int64_t)(896 * MIB));
+    assert_int_equal(f.compute_buffer_bytes, 424 * MIB);
+    assert_int_equal(f.weights_bytes, (uint64_t)(1.9 * GIB + 0.5));
+    assert_int_equal(f.layers_on_gpu, 29);
+}
+
 /* ---- fixes in the engines' own words ---- */
 
 static void test_llama_render(void **state)
@@ -923,5 +946,6 @@ KVB_TESTS(cmocka_unit_test(test_llama_kv_equals_llama_cpp),
           cmocka_unit_test(test_ollama_placement),
           cmocka_unit_test(test_llama_cmdline),
           cmocka_unit_test(test_llama_log_lines),
+          cmocka_unit_test(test_ollama_device_lines),
           cmocka_unit_test(test_llama_render),
           cmocka_unit_test(test_llama_versions));

@@ -121,6 +121,8 @@ static kvb_model phi3_mini(void) /* microsoft/Phi-3-mini-4k-instruct */
     return m;
 }
 
+static kvb_plan plan_of(const kvb_model *m, kvb_serving s, uint64_t gpu);
+
 /* ---- llama.cpp's own figures (tests/llamacpp/oracle_figures.txt) ---- */
 
 typedef struct oracle_case {
@@ -457,6 +459,45 @@ static void test_llama_real_logs_split(void **state)
                      KVB_OK);
     assert_non_null(strstr(text, "failed to allocate buffer for kv cache"));
     assert_non_null(strstr(text, "cudaMalloc failed: out of memory"));
+}
+
+/* One device's share, against the device lines of two logs (CUDA
+ * backend): llamacpp-log-006 (ggml-org/llama.cpp issue #11200, Qwen2.5-32B
+ * shape, b~4450, q8_0, -c 32768): CUDA0 held 41 of 64 layers, "CUDA0 KV
+ * buffer size = 2788.00 MiB", "CUDA0 compute buffer size = 233.00 MiB";
+ * llamacpp-log-001 (PR #6122, Command-R shape, -c 4096, flash attention
+ * off): CUDA0 held 12 of 40, "1536.00 MiB", "672.01 MiB". */
+static void test_llama_real_logs_device(void **state)
+{
+    (void)state;
+    kvb_model q32 =
+        mk(KVB_ARCH_QWEN2, 64, 5120, 40, 8, 128, 27648, 152064, 131072);
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_LLAMA_CPP;
+    s.engine_version = 4450;
+    s.context_size = 32768;
+    s.max_num_seqs = 1;
+    s.flash_attn = 1;
+    s.cache_type_k = s.cache_type_v = Q8_0;
+    s.n_gpu_layers = 41;
+    kvb_plan p = plan_of(&q32, s, 24 * GIB);
+    assert_int_equal(p.kv_cache_bytes_per_gpu, 2788 * MIB);
+    double cb = (double)p.compute_buffer_bytes_per_gpu / MIB;
+    assert_true(fabs(cb - 233.00) <= 0.15 * 233.00);
+
+    kvb_model cmdr =
+        mk(KVB_ARCH_GENERIC, 40, 8192, 64, 64, 128, 22528, 256000, 131072);
+    s = serving_default();
+    s.engine = KVB_ENGINE_LLAMA_CPP;
+    s.engine_version = 2450;
+    s.context_size = 4096;
+    s.max_num_seqs = 1;
+    s.flash_attn = 0;
+    s.n_gpu_layers = 12;
+    p = plan_of(&cmdr, s, 24 * GIB);
+    assert_int_equal(p.kv_cache_bytes_per_gpu, 1536 * MIB);
+    cb = (double)p.compute_buffer_bytes_per_gpu / MIB;
+    assert_true(fabs(cb - 672.01) <= 0.15 * 672.01);
 }
 
 /* ---- defaults by build ---- */
@@ -938,6 +979,7 @@ KVB_TESTS(cmocka_unit_test(test_llama_kv_equals_llama_cpp),
           cmocka_unit_test(test_llama_gguf_gemma3),
           cmocka_unit_test(test_llama_real_logs),
           cmocka_unit_test(test_llama_real_logs_split),
+          cmocka_unit_test(test_llama_real_logs_device),
           cmocka_unit_test(test_llama_defaults_by_build),
           cmocka_unit_test(test_llama_quantized_v_needs_fa),
           cmocka_unit_test(test_llama_offload),

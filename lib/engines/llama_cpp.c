@@ -870,6 +870,28 @@ static void fail(kvb_log_facts *f, int32_t failure, const char *line,
     f->failure_text[n] = '\0';
 }
 
+/* The cache type of a size line ("K (q8_0): ..."): the K type, as the
+ * facts hold one. */
+static void kv_type(kvb_log_facts *f, const char *line, size_t len)
+{
+    const char *k = kvb__llama_find(line, len, "K (");
+    if (!k)
+        return;
+    k += 3;
+    size_t n = 0;
+    char t[16];
+    while (k + n < line + len && k[n] != ')' && n + 1 < sizeof t) {
+        t[n] = k[n];
+        n++;
+    }
+    t[n] = '\0';
+    int32_t storage;
+    if (!kvb__ggml_type_parse(t, &storage))
+        return;
+    kvb__strlcpy(f->kv_cache_dtype, t, sizeof f->kv_cache_dtype);
+    set_bit(f, KVB_LOG_BIT_KV_CACHE_DTYPE);
+}
+
 /* llama.cpp's own lines (also inside Ollama's logs). */
 bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
 {
@@ -888,6 +910,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
                             : 0;
         f->kv_cache_bytes = (int64_t)(prev + v);
         set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+        kv_type(f, line, len);
         uint64_t cells;
         if (u64_after(line, len, "MiB (", &cells) && cells) {
             f->kv_cache_tokens = cells;
@@ -914,6 +937,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
             return false;
         f->kv_cache_bytes = (int64_t)v;
         set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+        kv_type(f, line, len);
         return true;
     }
     if (kvb__llama_find(line, len, "compute buffer size =")) {
@@ -976,6 +1000,25 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
             set_bit(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
             return true;
         }
+    }
+    /* llama-server: "initializing slots, n_slots = 4", "new slot,
+     * n_ctx = 2048" (older: "n_ctx_slot = 2048") */
+    if (kvb__llama_find(line, len, "n_slots = ") &&
+        u64_after(line, len, "n_slots = ", &v)) {
+        f->n_parallel = (uint32_t)v;
+        set_bit(f, KVB_LOG_BIT_N_PARALLEL);
+        if (u64_after(line, len, "n_ctx_slot = ", &v)) {
+            f->max_model_len = v;
+            set_bit(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        }
+        return true;
+    }
+    if ((kvb__llama_find(line, len, "new slot") &&
+         u64_after(line, len, "n_ctx = ", &v)) ||
+        u64_after(line, len, "n_ctx_slot = ", &v)) {
+        f->max_model_len = v;
+        set_bit(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        return true;
     }
     if (kvb__llama_find(line, len, "cudaMalloc failed: out of memory") ||
         kvb__llama_find(line, len, "CUDA error: out of memory")) {

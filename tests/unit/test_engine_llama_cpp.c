@@ -866,6 +866,35 @@ static void test_llama_log_lines(void **state)
     assert_int_equal(f.context_size, 64000);
     assert_int_equal(f.n_parallel, 1);
     assert_int_equal(f.kv_cache_bytes, (int64_t)mib(182.75));
+    assert_string_equal(f.kv_cache_dtype, "f16");
+    /* the facts re-plan the log's own settings */
+    kvb_model m;
+    kvb_quant q;
+    kvb_gpu g;
+    kvb_serving s;
+    uint32_t known = 0;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_MODEL_INIT(&m) | KVB_QUANT_INIT(&q) |
+                         KVB_GPU_INIT(&g) | KVB_SERVING_INIT(&s),
+                     KVB_OK);
+    f = parse("load_tensors: offloaded 20/33 layers to GPU\n"
+              "llama_context: n_ctx         = 16384\n"
+              "llama_kv_cache: size =  544.00 MiB ( 16384 cells,  32 layers, "
+              " 1/1 seqs), K (q8_0):  272.00 MiB, V (q8_0):  272.00 MiB\n");
+    assert_int_equal(kvb_log_inputs(&f, &m, &q, &g, &s, &known, &e), KVB_OK);
+    assert_int_equal(s.engine, KVB_ENGINE_LLAMA_CPP);
+    assert_int_equal(s.n_gpu_layers, 20);
+    assert_int_equal(s.context_size, 16384);
+    assert_int_equal(s.cache_type_k, Q8_0);
+    assert_true(known & KVB_LOG_KNOWN_SERVING);
+    /* llama-server's slots (ggml-org/llama.cpp issue #17300, b7079; and
+     * #23652, b9265, with a time prefix) */
+    f = parse("srv          init: initializing slots, n_slots = 4\n"
+              "0.02.505.689 I slot   load_model: id  0 | task -1 | new slot, "
+              "n_ctx = 1024\n");
+    assert_int_equal(f.engine, KVB_ENGINE_LLAMA_CPP);
+    assert_int_equal(f.n_parallel, 4);
+    assert_int_equal(f.max_model_len, 1024);
     /* out of memory, as llama.cpp words it */
     f = parse("ggml_backend_cuda_buffer_type_alloc_buffer: allocating "
               "9600.00 MiB on device 0: cudaMalloc failed: out of memory\n"

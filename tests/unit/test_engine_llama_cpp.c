@@ -203,6 +203,33 @@ static void test_llama_kv_equals_llama_cpp(void **state)
     }
 }
 
+/* A unified cache shares one stream; its sliding-window cache holds each
+ * slot's window (llama-kv-cache-iswa.cpp: n_swa x n_seq_max + n_ubatch). */
+static void test_llama_unified_swa(void **state)
+{
+    (void)state;
+    kvb_model m = gemma3_12b();
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_LLAMA_CPP;
+    s.context_size = 32768;
+    s.max_num_seqs = 4;
+    s.kv_unified = 1;
+    kvb__ggml_opts o = {256, true, 1, false};
+    kvb__ggml g;
+    kvb__ggml_kv_split kv;
+    kvb__ggml_resolve(&m, &s, &o, &g);
+    assert_int_equal(g.n_stream, 1);
+    assert_int_equal(g.base_cells, 32768);
+    assert_int_equal(g.swa_cells, 4608); /* pad(1024 x 4 + 512, 256) */
+    kvb__ggml_kv(&m, &g, &kv);
+    /* 8 full layers x 32768 + 40 sliding x 4608 cells, 8 KiB a cell */
+    assert_int_equal(kv.k + kv.v, (8 * 32768ull + 40 * 4608ull) * 8192);
+    s.kv_unified = 0; /* per stream: 4 x pad(min(8192, 1536), 256) */
+    kvb__ggml_resolve(&m, &s, &o, &g);
+    assert_int_equal(g.n_stream, 4);
+    assert_int_equal(g.swa_cells, 1536);
+}
+
 /* A header-only GGUF (no tensor data) read and planned: the reader's
  * window pattern reaches llama.cpp's SWA cache. */
 typedef struct gb {
@@ -1005,6 +1032,7 @@ static void test_llama_versions(void **state)
 }
 
 KVB_TESTS(cmocka_unit_test(test_llama_kv_equals_llama_cpp),
+          cmocka_unit_test(test_llama_unified_swa),
           cmocka_unit_test(test_llama_gguf_gemma3),
           cmocka_unit_test(test_llama_real_logs),
           cmocka_unit_test(test_llama_real_logs_split),

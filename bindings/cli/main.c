@@ -21,6 +21,9 @@ static const command commands[] = {
     {"explain", kvb_cli_explain,
      "what a vLLM or CUDA OOM log means and what "
      "to do"},
+    {"check", kvb_cli_check,
+     "Kubernetes manifests: which serving pods will crash-loop, and the "
+     "patch"},
     {"list", kvb_cli_list, "presets: models, gpus, instances, quants"},
     {"probe", kvb_cli_probe, "measure this machine's GPUs (CUDA builds)"},
     {"validate", kvb_cli_validate,
@@ -77,7 +80,7 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr,
             "kvbudget: unknown command %s; allowed: plan, fix, "
-            "explain, list, probe, validate (see kvbudget --help)\n",
+            "explain, check, list, probe, validate (see kvbudget --help)\n",
             cmd);
     return CLI_EXIT_USAGE;
 }

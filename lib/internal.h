@@ -591,9 +591,9 @@ void kvb__verdict_default(const kvb__engine_in *in, kvb_plan *p,
                           const kvb__stage_result *r, bool text);
 
 extern const kvb__engine kvb__engine_vllm;
-extern const kvb__engine kvb__engine_sglang; /* engines/sglang.c */
-extern const kvb__engine kvb__engine_trtllm; /* engines/trtllm.c */
-extern const kvb__engine kvb__engine_tgi;    /* engines/tgi.c */
+extern const kvb__engine kvb__engine_sglang;    /* engines/sglang.c */
+extern const kvb__engine kvb__engine_trtllm;    /* engines/trtllm.c */
+extern const kvb__engine kvb__engine_tgi;       /* engines/tgi.c */
 extern const kvb__engine kvb__engine_llama_cpp; /* engines/llama_cpp.c */
 extern const kvb__engine kvb__engine_ollama;    /* engines/ollama.c */
 

@@ -1020,8 +1020,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
         set_bit(f, KVB_LOG_BIT_MAX_MODEL_LEN);
         return true;
     }
-    if (kvb__llama_find(line, len, "cudaMalloc failed: out of memory") ||
-        kvb__llama_find(line, len, "CUDA error: out of memory")) {
+    if (kvb__llama_find(line, len, "cudaMalloc failed: out of memory")) {
         /* ggml-cuda.cu: "allocating %.2f MiB on device %d: cudaMalloc
          * failed: out of memory" */
         if (mib_after(line, len, "allocating", &v)) {
@@ -1061,25 +1060,29 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
         fail(f, KVB_LOG_CUDA_OOM, line, len);
         return true;
     }
-    if ((kvb__llama_find(line, len, "build: ") ||
-         kvb__llama_find(line, len, "version: ")) &&
-        kvb__llama_find(line, len, "(") &&
-        !kvb__llama_find(line, len, "level=")) {
-        const char *p = kvb__llama_find(line, len, "build: ");
-        if (!p)
-            p = kvb__llama_find(line, len, "version: ");
-        p = strchr(p, ' ') + 1;
-        uint32_t b;
-        if (llama_parse_version(p, &b)) {
-            f->engine_version = b;
-            set_bit(f, KVB_LOG_BIT_ENGINE_VERSION);
-            size_t n = len < sizeof f->engine_line - 1
-                           ? len
-                           : sizeof f->engine_line - 1;
-            memcpy(f->engine_line, line, n);
-            f->engine_line[n] = '\0';
-            return true;
-        }
+    /* "build: 7079 (abc1234) with ..." / "version: 7539 (83b3b1c27)" at
+     * the start of a line (other engines print versions too) */
+    size_t at = 0;
+    while (at < len && (line[at] == ' ' || line[at] == '\t'))
+        at++;
+    const char *p = NULL;
+    if (len - at > 7 && !memcmp(line + at, "build: ", 7))
+        p = line + at + 7;
+    else if (len - at > 9 && !memcmp(line + at, "version: ", 9))
+        p = line + at + 9;
+    char word[16] = "";
+    for (size_t i = 0; p && i + 1 < sizeof word && p + i < line + len; i++)
+        word[i] = p[i];
+    uint32_t b;
+    if (p && kvb__llama_find(line, len, " (") &&
+        llama_parse_version(word, &b)) {
+        f->engine_version = b;
+        set_bit(f, KVB_LOG_BIT_ENGINE_VERSION);
+        size_t n =
+            len < sizeof f->engine_line - 1 ? len : sizeof f->engine_line - 1;
+        memcpy(f->engine_line, line, n);
+        f->engine_line[n] = '\0';
+        return true;
     }
     return false;
 }

@@ -922,6 +922,11 @@ static void test_llama_log_lines(void **state)
     assert_int_equal(f.engine, KVB_ENGINE_LLAMA_CPP);
     assert_int_equal(f.n_parallel, 4);
     assert_int_equal(f.max_model_len, 1024);
+    /* the build (ggml-org/llama.cpp issue #18376: version: 7539) */
+    f = parse("version: 7539 (83b3b1c27)\n"
+              "built with GNU 15.2.0 for Linux x86_64\n");
+    assert_int_equal(f.engine, KVB_ENGINE_LLAMA_CPP);
+    assert_int_equal(f.engine_version, 7539);
     /* out of memory, as llama.cpp words it */
     f = parse("ggml_backend_cuda_buffer_type_alloc_buffer: allocating "
               "9600.00 MiB on device 0: cudaMalloc failed: out of memory\n"

@@ -50,6 +50,162 @@ static uint64_t default_num_ctx(const kvb__engine_in *in)
     return 4096;
 }
 
+/* ---- Ollama's own estimate, through 0.12.10 (llm/memory.go and
+ * fs/ggml/ggml.go GraphSize @ 4372d0bf); from 0.12.11 (f560bd077) it
+ * places layers on the backend's measured sizes ---- */
+
+#define V_MEASURED V(0, 12, 11)
+
+static bool old_estimator(const kvb__engine_in *in)
+{
+    return in->version && in->version < V_MEASURED;
+}
+
+/* kvCacheBytesPerElement: f16 2, q8_0 1, q4_0 0.5 (no block scales); the
+ * cache type applies only with flash attention. */
+static double bytes_per_element(const kvb_serving *s)
+{
+    if (s->flash_attn == 0)
+        return 2;
+    switch (s->cache_type_k) {
+    case KVB_STORAGE_Q8_0: return 1;
+    case KVB_STORAGE_Q4_0: return 0.5;
+    case KVB_STORAGE_F32: return 4;
+    default: return 2;
+    }
+}
+
+typedef struct estimate {
+    uint64_t kv_layer_full, kv_layer_swa; /* one layer's kv[i] */
+    uint64_t kv_total;
+    uint64_t graph_full, graph_partial;
+} estimate;
+
+/* GraphSize(num_ctx, min(num_ctx, num_batch), parallel, type, fa). */
+static void ollama_estimate(const kvb__engine_in *in, estimate *e)
+{
+    const kvb_model *m = in->model;
+    const kvb_serving *s = &in->s;
+    uint64_t np = s->max_num_seqs ? s->max_num_seqs : 1;
+    uint64_t num_ctx = s->context_size / np;
+    uint64_t b = kvb__min(num_ctx, s->max_num_batched_tokens);
+    uint64_t c = num_ctx * np; /* context *= numParallel */
+    uint64_t hk, hv, hkv = m->num_key_value_heads;
+    if (kvb__is_mla(m)) { /* embedding_length_{k,v} of the GGUF */
+        hk = (uint64_t)m->qk_nope_head_dim + m->qk_rope_head_dim;
+        hv = m->v_head_dim;
+        hkv = m->num_attention_heads;
+    } else {
+        hk = hv = kvb__head_dim(m);
+    }
+    double bpe = bytes_per_element(s);
+    double per_cell = (double)((hk + hv) * hkv) * bpe;
+    memset(e, 0, sizeof *e);
+    e->kv_layer_full = (uint64_t)((double)c * per_cell);
+    e->kv_layer_swa = e->kv_layer_full;
+    if (m->arch == KVB_ARCH_GEMMA3 && m->sliding_window)
+        e->kv_layer_swa =
+            (uint64_t)((double)(np * m->sliding_window + b) * per_cell);
+    else if (m->arch == KVB_ARCH_GPT_OSS) /* even layers: 4096 a slot */
+        e->kv_layer_swa = (uint64_t)((double)(np * 4096 + b) * per_cell);
+    for (uint32_t i = 0; i < m->num_hidden_layers; i++) {
+        bool swa = (m->arch == KVB_ARCH_GEMMA3 && m->sliding_window &&
+                    (i + 1) % 6 != 0) ||
+                   (m->arch == KVB_ARCH_GPT_OSS && i % 2 == 0);
+        e->kv_total += swa ? e->kv_layer_swa : e->kv_layer_full;
+    }
+    uint64_t E = m->hidden_size, H = m->num_attention_heads, V = m->vocab_size;
+    uint64_t eh = kvb__head_dim(m);
+    switch (m->arch) {
+    case KVB_ARCH_LLAMA:
+    case KVB_ARCH_LLAMA4:
+    case KVB_ARCH_MISTRAL:
+        e->graph_full =
+            kvb__max(4 * b * (1 + 4 * E + c * (1 + H)), 4 * b * (E + V));
+        e->graph_partial =
+            4 * b * E +
+            kvb__max(4 * b * (1 + E + kvb__max(c, E)) + E * E * 9 / 16 +
+                         4 * c * (b * H + eh * hkv),
+                     4 * b * (E + V) + E * V * 105 / 128);
+        break;
+    case KVB_ARCH_GEMMA2:
+    case KVB_ARCH_GEMMA3:
+        e->graph_full = kvb__max(4 * b * (E + V),
+                                 4 * b * (2 + c + c * H + 2 * E + 2 * eh * H));
+        e->graph_partial =
+            kvb__max(4 * E * b + E * V * 105 / 128 + 4 * V * b,
+                     4 * b * (2 * E + 1 + 2 * eh * H + c + c * H) +
+                         4 * eh * c * 8 + E * eh * H * 9 / 16);
+        break;
+    case KVB_ARCH_QWEN2:
+        e->graph_full =
+            kvb__max(4 * b * (E + V), 4 * b * (1 + 2 * E + c + c * H));
+        e->graph_partial =
+            kvb__max(4 * b * (E + V) + E * V * 105 / 128,
+                     4 * (b * (1 + 2 * E + c * (1 + H)) + E * (1 + c)));
+        break;
+    default: break;
+    }
+    if (!e->graph_partial) { /* memory.go: gqa x kvTotal / 6 */
+        uint64_t gqa = H / (hkv ? hkv : 1);
+        e->graph_partial = gqa * e->kv_total / 6;
+    }
+    if (!e->graph_full)
+        e->graph_full = e->graph_partial;
+}
+
+/* memory.go's placement: each GPU first holds 457 MiB and one layer, the
+ * graph is kept free, layers (weights + kv[i]) go while free > overhead +
+ * used + layer, the output layer last. */
+static uint32_t old_placement(const kvb__engine_in *in, const estimate *e)
+{
+    const kvb_model *m = in->model;
+    kvb_serving s = in->s;
+    kvb__ggml_opts o = kvb__llama_opts(in);
+    kvb__ggml g;
+    kvb__ggml_weights all, layers;
+    s.n_gpu_layers = m->num_hidden_layers + 1;
+    kvb__ggml_resolve(m, &s, &o, &g);
+    g.gpus = 1;
+    if (kvb__ggml_weights_split(m, in->quant, &g, &all))
+        return 0;
+    s.n_gpu_layers = m->num_hidden_layers;
+    kvb__ggml_resolve(m, &s, &o, &g);
+    g.gpus = 1;
+    if (kvb__ggml_weights_split(m, in->quant, &g, &layers))
+        return 0;
+    uint64_t layer_w = layers.gpu / m->num_hidden_layers;
+    uint64_t output = all.gpu - layers.gpu;
+    uint64_t free = in->gpu->free_bytes
+                        ? in->gpu->free_bytes
+                        : in->gpu->total_bytes - kvb__llama_cuda_context(in);
+    uint64_t over = in->s.gpu_overhead_bytes;
+    uint64_t graph = kvb__max(e->graph_full, e->graph_partial);
+    uint64_t first = layer_w + e->kv_layer_full;
+    uint32_t placed = 0;
+    for (uint32_t gpu = 0; gpu < in->gpu->count; gpu++) {
+        uint64_t used = 457 * KVB__MIB + first;
+        if (free < over + graph + 457 * KVB__MIB + 2 * first)
+            continue; /* this GPU is not used at all */
+        while (placed < m->num_hidden_layers) {
+            uint32_t i = m->num_hidden_layers - 1 - placed;
+            bool swa = (m->arch == KVB_ARCH_GEMMA3 && m->sliding_window &&
+                        (i + 1) % 6 != 0) ||
+                       (m->arch == KVB_ARCH_GPT_OSS && i % 2 == 0);
+            uint64_t layer =
+                layer_w + (swa ? e->kv_layer_swa : e->kv_layer_full);
+            if (free <= over + used + graph + layer)
+                break;
+            used += layer;
+            placed++;
+        }
+        if (placed == m->num_hidden_layers &&
+            free > over + used + graph + output)
+            return placed + 1;
+    }
+    return placed;
+}
+
 static void ollama_defaults(kvb__engine_in *in)
 {
     kvb_serving *s = &in->s;
@@ -79,7 +235,11 @@ static void ollama_defaults(kvb__engine_in *in)
     /* num_gpu unset: Ollama places the layers that fit after its reserve
      * (llm/memory.go: OLLAMA_GPU_OVERHEAD + 457 MiB on CUDA), from v0.30
      * llama-server's --fit with a 1 GiB margin */
-    if (s->n_gpu_layers == KVB_ALL_LAYERS) {
+    if (s->n_gpu_layers == KVB_ALL_LAYERS && old_estimator(in)) {
+        estimate e;
+        ollama_estimate(in, &e);
+        s->n_gpu_layers = old_placement(in, &e);
+    } else if (s->n_gpu_layers == KVB_ALL_LAYERS) {
         uint64_t room = kvb__llama_requested_bytes(in);
         uint64_t reserve =
             since(in, V(0, 30, 0)) ? 1024 * KVB__MIB : 457 * KVB__MIB;
@@ -94,6 +254,26 @@ static void ollama_finish(const kvb__engine_in *in, kvb_plan *p,
                           const kvb__stage_result *r)
 {
     kvb__llama_finish(in, p, r);
+    if (old_estimator(in)) {
+        /* what Ollama logs (memory.required.kv, memory.graph.*) and shows
+         * in `ollama ps`; llama.cpp's own allocation is in the warning */
+        estimate e;
+        ollama_estimate(in, &e);
+        uint64_t real = p->kv_cache_bytes_per_gpu;
+        bool full = p->layers_on_gpu >= p->layers_total;
+        uint64_t n = in->model->num_hidden_layers;
+        uint64_t on = kvb__min(p->layers_on_gpu, n);
+        p->kv_cache_bytes_per_gpu =
+            (uint64_t)((double)e.kv_total * (double)on / (double)n /
+                       (double)in->gpu->count);
+        p->compute_buffer_bytes_per_gpu =
+            p->layers_on_gpu ? (full ? e.graph_full : e.graph_partial) : 0;
+        size_t w = strlen(p->warning);
+        snprintf(p->warning + w, sizeof p->warning - w,
+                 "%sOllama's estimate (llm/memory.go); llama.cpp allocates "
+                 "%.2f GiB of KV cache",
+                 w ? "; " : "", KVB__GIB(real));
+    }
     uint64_t vram = p->weights_bytes_per_gpu * in->gpu->count +
                     p->kv_cache_bytes_per_gpu * in->gpu->count +
                     p->compute_buffer_bytes_per_gpu;

@@ -395,7 +395,7 @@ static void test_llama_real_logs(void **state)
         {"llamacpp-log-001", "github.com/ggml-org/llama.cpp/pull/6122", cmdr,
          KVB_ENGINE_LLAMA_CPP, 2450, 4096, 1, 0, F16, mib(5120.00), mib(0.005)},
         {"llamacpp-log-002", "github.com/ollama/ollama/issues/9181", l70,
-         KVB_ENGINE_OLLAMA, 51100, 64000, 1, 1, F16, (uint64_t)(19.5 * GIB),
+         KVB_ENGINE_OLLAMA, 511, 64000, 1, 1, F16, (uint64_t)(19.5 * GIB),
          GIB / 20},
         {"llamacpp-log-003", "github.com/ollama/ollama/pull/12000", g12,
          KVB_ENGINE_OLLAMA, 1100, 8192, 1, 0, F16, mib(992.0), mib(0.05)},
@@ -525,6 +525,30 @@ static void test_llama_real_logs_device(void **state)
     assert_int_equal(p.kv_cache_bytes_per_gpu, 1536 * MIB);
     cb = (double)p.compute_buffer_bytes_per_gpu / MIB;
     assert_true(fabs(cb - 672.01) <= 0.15 * 672.01);
+}
+
+/* llamacpp-log-002 (ollama/ollama issue #9181, ~0.5.11, 4 x L4, 44 of 81
+ * layers): Ollama's own graph estimate, memory.graph.partial="8.2 GiB". */
+static void test_ollama_estimate_log002(void **state)
+{
+    (void)state;
+    kvb_model l70 =
+        mk(KVB_ARCH_LLAMA, 80, 8192, 64, 8, 128, 28672, 128256, 131072);
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_OLLAMA;
+    s.engine_version = 511;
+    s.max_model_len = 64000;
+    s.flash_attn = 1;
+    s.n_gpu_layers = 44;
+    kvb_quant q = quant_of(KVB_QUANT_Q8_0);
+    kvb_gpu g = gpu_of(22 * GIB, 4);
+    kvb_plan p;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&l70, &q, &g, &s, &p, &e), KVB_OK);
+    double graph = KVB__GIB(p.compute_buffer_bytes_per_gpu);
+    assert_true(fabs(graph - 8.2) < 0.05 * 8.2);
+    assert_int_equal(p.layers_on_gpu, 44);
 }
 
 /* ---- defaults by build ---- */
@@ -726,6 +750,13 @@ static void test_ollama_defaults(void **state)
     assert_int_equal(p.kv_cache_bytes_per_gpu, 512 * MIB);
     s.flash_attn = 1;
     p = plan_of(&m, s, 24 * GIB);
+    /* through 0.12.10 Ollama reports its own estimate: q8_0 as 1 byte an
+     * element (fs/ggml/ggml.go kvCacheBytesPerElement); llama.cpp
+     * allocates 34 bytes a block of 32 (272 MiB) */
+    assert_int_equal(p.kv_cache_bytes_per_gpu, 256 * MIB);
+    assert_non_null(strstr(p.warning, "llama.cpp allocates 0.27 GiB"));
+    s.engine_version = 1300; /* 0.13: the backend's own sizes */
+    p = plan_of(&m, s, 24 * GIB);
     assert_int_equal(p.kv_cache_bytes_per_gpu, 272 * MIB);
 }
 
@@ -737,7 +768,7 @@ static void test_ollama_placement(void **state)
         mk(KVB_ARCH_LLAMA, 80, 8192, 64, 8, 128, 28672, 128256, 131072);
     kvb_serving s = serving_default();
     s.engine = KVB_ENGINE_OLLAMA;
-    s.engine_version = 51100;
+    s.engine_version = 511;
     s.max_model_len = 8192;
     kvb_plan p = plan_of(&m, s, 24 * GIB);
     assert_true(p.layers_on_gpu > 10 && p.layers_on_gpu < 81);
@@ -1042,6 +1073,7 @@ KVB_TESTS(cmocka_unit_test(test_llama_kv_equals_llama_cpp),
           cmocka_unit_test(test_llama_real_logs),
           cmocka_unit_test(test_llama_real_logs_split),
           cmocka_unit_test(test_llama_real_logs_device),
+          cmocka_unit_test(test_ollama_estimate_log002),
           cmocka_unit_test(test_llama_defaults_by_build),
           cmocka_unit_test(test_llama_quantized_v_needs_fa),
           cmocka_unit_test(test_llama_offload),

@@ -406,6 +406,12 @@ static void test_llama_real_logs(void **state)
         {"llamacpp-log-006", "github.com/ggml-org/llama.cpp/issues/11200", q32,
          KVB_ENGINE_LLAMA_CPP, 4450, 32768, 1, 1, Q8_0, mib(4352.00),
          mib(0.005)},
+        /* tests/data/logs/llamacpp-oom-compute.log: "KV self size =
+         * 5120.00 MiB" before the compute buffers failed; the model path
+         * shows "Met..." (Meta-Llama-3.1-70B shape: 16384 cells) */
+        {"llamacpp-oom-compute", "github.com/ollama/ollama/issues/6860", l70,
+         KVB_ENGINE_LLAMA_CPP, 3700, 16384, 1, 0, F16, mib(5120.00),
+         mib(0.005)},
         {"llamacpp-log-008", "github.com/ggml-org/llama.cpp/issues/8817", v2l,
          KVB_ENGINE_LLAMA_CPP, 3500, 0, 1, 0, F16, 45298483200ull, GIB},
     };
@@ -549,6 +555,43 @@ static void test_ollama_estimate_log002(void **state)
     double graph = KVB__GIB(p.compute_buffer_bytes_per_gpu);
     assert_true(fabs(graph - 8.2) < 0.05 * 8.2);
     assert_int_equal(p.layers_on_gpu, 44);
+}
+
+/* tests/data/logs/llamacpp-oom-kv.log (abetlen/llama-cpp-python issue
+ * #1944): DeepSeek-V3 671B Q2_K_L on 4 x A100 80GB, llama.cpp of early 2025
+ * (per-head K and V), the training context: "allocating 204800.00 MiB on
+ * device 0" for the KV cache of device 0's 16 of 61 layers, then "failed
+ * to allocate buffer for kv cache". */
+static void test_llama_real_log_kv_oom(void **state)
+{
+    (void)state;
+    kvb_model v3 =
+        mk(KVB_ARCH_DEEPSEEK_V3, 61, 7168, 128, 128, 0, 18432, 129280, 163840);
+    v3.kv_lora_rank = 512;
+    v3.q_lora_rank = 1536;
+    v3.qk_rope_head_dim = 64;
+    v3.qk_nope_head_dim = 128;
+    v3.v_head_dim = 128;
+    v3.num_experts = 256;
+    v3.num_experts_per_tok = 8;
+    v3.num_shared_experts = 1;
+    v3.moe_intermediate_size = 2048;
+    v3.first_k_dense_replace = 3;
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_LLAMA_CPP;
+    s.engine_version = 4700;
+    s.context_size = 163840;
+    s.max_num_seqs = 1;
+    s.n_gpu_layers = 999;
+    s.weights_bytes = 244000000000ull; /* the Q2_K_L files, about 244 GB */
+    kvb_quant q = quant_of(KVB_QUANT_Q4_K_M);
+    kvb_gpu g = gpu_of(80 * GIB, 4);
+    kvb_plan p;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&v3, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.kv_cache_bytes_per_gpu, 204800 * MIB);
+    assert_int_equal(p.verdict, KVB_VERDICT_NO_KV_MEMORY);
 }
 
 /* ---- defaults by build ---- */
@@ -1074,6 +1117,7 @@ KVB_TESTS(cmocka_unit_test(test_llama_kv_equals_llama_cpp),
           cmocka_unit_test(test_llama_real_logs_split),
           cmocka_unit_test(test_llama_real_logs_device),
           cmocka_unit_test(test_ollama_estimate_log002),
+          cmocka_unit_test(test_llama_real_log_kv_oom),
           cmocka_unit_test(test_llama_defaults_by_build),
           cmocka_unit_test(test_llama_quantized_v_needs_fa),
           cmocka_unit_test(test_llama_offload),

@@ -566,6 +566,8 @@ struct kvb__engine {
     const kvb__flag *flags;
     size_t flag_count;
     bool underscores;      /* --max_model_len reads as --max-model-len */
+    bool abbrev;           /* a unique prefix of a long flag names it
+                              (Python argparse's allow_abbrev) */
     bool positional_model; /* "vllm serve MODEL", "ollama run MODEL" */
     /* Optional: one line of a log; true when it was this engine's line
      * (advice/explain.c offers each line to every engine). */

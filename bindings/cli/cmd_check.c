@@ -230,11 +230,14 @@ static void print_text(json_t *report)
                *jstr(d, "model") ? jstr(d, "model") : "?",
                (long long)json_integer_value(json_object_get(d, "gpu_count")),
                *jstr(d, "gpu") ? jstr(d, "gpu") : "?");
+        const char *why = first_reason(d);
+        if (!strncmp(why, "fits: ", 6)) /* the plan's message says it too */
+            why += 6;
         printf("  %s%s%s: %s\n", col,
                !strcmp(v, "fits")    ? "FITS"
                : !strcmp(v, "fails") ? "WILL FAIL (crash-loop)"
                                      : "UNKNOWN",
-               st.reset, first_reason(d));
+               st.reset, why);
         size_t k;
         json_t *r;
         json_array_foreach(json_object_get(d, "reasons"), k, r) if (k > 0)

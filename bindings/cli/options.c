@@ -829,8 +829,13 @@ void cli_print_input_help(FILE *out)
         "  --max-num-batched-tokens N  --kv-cache-memory SIZE\n"
         "  --concurrency N          requests at max-model-len that must fit; "
         "1\n"
-        "  --engine vllm[@VERSION]  the vLLM release line: vllm@0.11, "
-        "vllm@0.7.3\n"
+        "  --engine NAME[@VERSION]  vllm (vllm@0.11, vllm-v0@0.8.3), sglang,\n"
+        "                           llama.cpp, ollama, trtllm, tgi "
+        "(docs/engines.md)\n"
+        "  an engine's own flags    --mem-fraction-static 0.8, -ngl 99, "
+        "-np 4 ...\n"
+        "  -- COMMAND...            the engine's whole command line: -- vllm "
+        "serve M ...\n"
         "Output:\n"
         "  --json                   one JSON object, sizes in bytes\n",
         out);

@@ -420,10 +420,11 @@ static void print_renders(FILE *out, const cli_inputs *in, const kvb_fix *f,
                        NULL, NULL) != KVB_OK ||
         !f->fits) {
         if (text[0])
-            fprintf(out, "       vLLM flags: %s\n", text);
+            fprintf(out, "       %s flags: %s\n", cli_engine_label(f->engine),
+                    text);
         return;
     }
-    fprintf(out, "       vLLM flags: %s\n", text);
+    fprintf(out, "       %s flags: %s\n", cli_engine_label(f->engine), text);
     int earlier = shown_before(seen, text, index);
     if (earlier)
         fprintf(out, "       Kubernetes container args: as in %d.\n", earlier);

@@ -1074,6 +1074,7 @@ const kvb__engine kvb__engine_sglang = {
     .flags = sglang_flags,
     .flag_count = KVB__ARRAY_LEN(sglang_flags),
     .underscores = false,
+    .abbrev = true, /* server_args.py: a plain argparse.ArgumentParser */
     .positional_model = false,
     .log_line = sglang_log_line,
 };

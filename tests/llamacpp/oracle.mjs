@@ -43,6 +43,9 @@ for (const [i, spec] of cases.entries()) {
     if (!await context.init())
         throw new Error("context was not created");
     await context.dispose();
+    // llama.cpp's log lines reach the logger asynchronously: let this
+    // context's lines arrive before the next case's marker
+    await new Promise((resolve) => setTimeout(resolve, 300));
 }
 await model.dispose();
 await llama.dispose();

@@ -32,9 +32,11 @@ for m in $(grep -v '^#' "$here/cases.txt" | awk '{print $1}' | uniq); do
     set --
     while read -r spec; do set -- "$@" "$spec"; done < "$work/$m.cases"
     node "$here/oracle.mjs" "$work/$m.gguf" "$@" > "$work/$m.oracle" 2>&1
-    # a case whose compute line came late (llama.cpp logs asynchronously)
-    # is run once more
-    if [ "$(grep -c 'compute buffer size' "$work/$m.oracle")" -lt "$#" ]; then
+    # a model with a case whose compute line came late (llama.cpp logs
+    # asynchronously) is run once more
+    if ! awk '/^### / { if (n && !c) bad = 1; n++; c = 0 }
+              /compute buffer size/ { c = 1 }
+              END { if (!n || !c) bad = 1; exit bad }' "$work/$m.oracle"; then
         node "$here/oracle.mjs" "$work/$m.gguf" "$@" > "$work/$m.oracle" 2>&1
     fi
     i=0

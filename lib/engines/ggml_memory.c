@@ -195,6 +195,13 @@ void kvb__ggml_layer_kv(const kvb_model *m, const kvb__ggml *g, uint32_t il,
                         uint64_t *k_bytes, uint64_t *v_bytes)
 {
     uint64_t ek, ev;
+    if (!kvb__layer_has_attn(m, il)) { /* a hybrid's recurrent or MLP
+                                          layer: no KV cells (hparams.
+                                          is_recurrent; the recurrent
+                                          state is not modelled here) */
+        *k_bytes = *v_bytes = 0;
+        return;
+    }
     layer_elems(m, g, &ek, &ev);
     uint64_t cells = kvb__ggml_layer_cells(m, g, il);
     *k_bytes = cells * kvb__ggml_row_bytes(g->type_k, ek);

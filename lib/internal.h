@@ -630,9 +630,124 @@ void kvb__verdict_default(const kvb__engine_in *in, kvb_plan *p,
                           const kvb__stage_result *r, bool text);
 
 extern const kvb__engine kvb__engine_vllm;
-extern const kvb__engine kvb__engine_sglang; /* engines/sglang.c */
-extern const kvb__engine kvb__engine_trtllm; /* engines/trtllm.c */
-extern const kvb__engine kvb__engine_tgi;    /* engines/tgi.c */
+extern const kvb__engine kvb__engine_sglang;    /* engines/sglang.c */
+extern const kvb__engine kvb__engine_trtllm;    /* engines/trtllm.c */
+extern const kvb__engine kvb__engine_tgi;       /* engines/tgi.c */
+extern const kvb__engine kvb__engine_llama_cpp; /* engines/llama_cpp.c */
+extern const kvb__engine kvb__engine_ollama;    /* engines/ollama.c */
+
+/* ---- llama.cpp's memory rules (engines/ggml_memory.c), shared by
+ * llama_cpp.c and ollama.c ---- */
+
+/* What differs between builds. */
+typedef struct kvb__ggml_opts {
+    uint32_t pad;     /* cache padding: 256 (0), or 32 without FA (old) */
+    bool mla_latent;  /* MLA caches the latent (K only), not K and V */
+    uint32_t gpus;    /* GPUs the layers are split over (1) */
+    bool few_outputs; /* the reserve sizes logits for n_seq_max tokens,
+                         not n_ubatch (before PR #12545; llama-server
+                         since PR #23861) */
+} kvb__ggml_opts;
+
+/* The resolved context of one llama.cpp instance. */
+typedef struct kvb__ggml {
+    uint64_t n_ctx, n_ctx_seq; /* cells, after padding */
+    uint32_t n_seq, n_stream;  /* n_seq_max; streams (1 when unified) */
+    uint64_t n_ubatch;
+    uint64_t base_cells, swa_cells; /* per stream */
+    bool unified, flash, mla_latent;
+    int32_t type_k, type_v; /* kvb_storage */
+    uint32_t n_layer, i_gpu_start, layers_on_gpu, layers_total;
+    bool output_on_gpu;
+    uint32_t n_cpu_moe, gpus;
+    bool few_outputs;
+} kvb__ggml;
+
+typedef struct kvb__ggml_kv_split {
+    uint64_t k, v;        /* the whole cache */
+    uint64_t gpu, host;   /* on the GPUs, in host RAM */
+    uint64_t gpu_busiest; /* on the GPU with the most layers */
+    uint64_t swa;         /* of gpu: the sliding-window layers */
+} kvb__ggml_kv_split;
+
+typedef struct kvb__ggml_weights {
+    uint64_t total, gpu, host, gpu_busiest;
+} kvb__ggml_weights;
+
+/* ggml_row_size of n elements of a cache type (kvb_storage). */
+uint64_t kvb__ggml_row_bytes(int32_t storage, uint64_t n);
+const char *kvb__ggml_type_name(int32_t storage);
+bool kvb__ggml_type_parse(const char *text, int32_t *storage);
+/* The context llama.cpp builds from resolved settings (engine defaults
+ * applied: max_num_seqs = slots, context_size 0 = n_ctx_train). */
+void kvb__ggml_resolve(const kvb_model *m, const kvb_serving *s,
+                       const kvb__ggml_opts *o, kvb__ggml *g);
+/* Is layer il in llama.cpp's sliding-window (or chunked) cache? */
+bool kvb__ggml_layer_swa(const kvb_model *m, uint32_t il);
+/* Cells of layer il, all streams together. */
+uint64_t kvb__ggml_layer_cells(const kvb_model *m, const kvb__ggml *g,
+                               uint32_t il);
+void kvb__ggml_layer_kv(const kvb_model *m, const kvb__ggml *g, uint32_t il,
+                        uint64_t *k_bytes, uint64_t *v_bytes);
+void kvb__ggml_kv(const kvb_model *m, const kvb__ggml *g,
+                  kvb__ggml_kv_split *o);
+kvb_status kvb__ggml_weights_split(const kvb_model *m, const kvb_quant *q,
+                                   const kvb__ggml *g, kvb__ggml_weights *w);
+/* The compute buffer of one device (with_output: it holds the output
+ * layer). */
+uint64_t kvb__ggml_compute(const kvb_model *m, const kvb__ggml *g,
+                           bool with_output);
+uint64_t kvb__ggml_output_buffer(const kvb_model *m, const kvb__ggml *g);
+
+/* ---- engine: llama.cpp (engines/llama_cpp.c); Ollama reuses its hooks */
+
+kvb__ggml_opts kvb__llama_opts(const kvb__engine_in *in);
+void kvb__llama_resolve(const kvb__engine_in *in, kvb__ggml *g);
+/* Fit the context (ctx_auto) and then layers (layers_auto) into `room`
+ * bytes of the busiest GPU (llama.cpp --fit, Ollama's placement). */
+void kvb__llama_fit(kvb__engine_in *in, uint64_t room, bool ctx_auto,
+                    bool layers_auto);
+/* The plan.c fields both engines fill the same way after their own
+ * defaults (block 1, context, compute buffer ...). */
+void kvb__llama_finish_defaults(kvb__engine_in *in);
+/* max_model_len (one slot's context) into context_size. */
+void kvb__llama_len_to_ctx(kvb__engine_in *in);
+uint64_t kvb__llama_requested_bytes(const kvb__engine_in *in);
+uint64_t kvb__llama_cuda_context(const kvb__engine_in *in);
+uint64_t kvb__llama_zero(const kvb__engine_in *in);
+uint64_t kvb__llama_no_graphs(const kvb__engine_in *in, uint32_t layers);
+bool kvb__llama_false(const kvb__engine_in *in);
+bool kvb__llama_parallelism_bad(const kvb__engine_in *in, uint32_t gpu_count,
+                                char *msg, size_t cap);
+uint32_t kvb__llama_weights_key(const kvb__engine_in *in);
+uint64_t kvb__llama_loaded_weights(const kvb__engine_in *in, uint32_t stage,
+                                   uint64_t inventory_bytes);
+uint64_t kvb__llama_activation(const kvb__engine_in *in, uint32_t stage);
+uint64_t kvb__llama_num_blocks(const kvb__engine_in *in,
+                               const kvb__kv_stage *ks, uint64_t available);
+uint64_t kvb__llama_needed(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                           uint64_t len);
+void kvb__llama_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                       uint64_t num_blocks, uint64_t *tokens,
+                       double *concurrency);
+uint64_t kvb__llama_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                            uint64_t available, uint64_t num_blocks);
+void kvb__llama_finish(const kvb__engine_in *in, kvb_plan *p,
+                       const kvb__stage_result *r);
+void kvb__llama_verdict(const kvb__engine_in *in, kvb_plan *p,
+                        const kvb__stage_result *r, bool text);
+kvb_status kvb__llama_error_text(const kvb_plan *p, char *buf, size_t cap,
+                                 size_t *needed, kvb_error *err);
+/* Flag readers Ollama shares: -ctk, -ctv, -fa. */
+kvb_status kvb__llama_ctk(kvb__cmd *c, const char *flag, const char *value,
+                          kvb_error *err);
+kvb_status kvb__llama_ctv(kvb__cmd *c, const char *flag, const char *value,
+                          kvb_error *err);
+kvb_status kvb__llama_fa(kvb__cmd *c, const char *flag, const char *value,
+                         kvb_error *err);
+bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len);
+/* `key` in line[0, len), or NULL. */
+const char *kvb__llama_find(const char *line, size_t len, const char *key);
 
 /* ---- engine: vLLM (engines/vllm.c) ---- */
 

@@ -1166,6 +1166,13 @@ static void inputs_settings(const kvb_log_facts *f, kvb_serving *s)
         s->context_size = f->context_size;
     if (KVB_LOG_HAS(f, N_PARALLEL))
         s->max_num_seqs = f->n_parallel;
+    /* llama.cpp: the layers it offloaded, its cache type ("q8_0") */
+    if (KVB_LOG_HAS(f, LAYERS_ON_GPU))
+        s->n_gpu_layers = f->layers_on_gpu;
+    int32_t ct;
+    if (KVB_LOG_HAS(f, KV_CACHE_DTYPE) &&
+        kvb__ggml_type_parse(f->kv_cache_dtype, &ct))
+        s->cache_type_k = s->cache_type_v = ct;
     if (KVB_LOG_HAS(f, ENGINE_VERSION))
         s->engine_version = f->engine_version;
     else if (f->accounting == KVB_ACCOUNTING_VLLM_V0)
@@ -1218,7 +1225,7 @@ kvb_status kvb_log_inputs(const kvb_log_facts *facts, kvb_model *model,
         k |= KVB_LOG_KNOWN_GPU;
     inputs_settings(&f, serving);
     inputs_measured(&f, serving);
-    if (KVB_LOG_HAS(&f, MAX_MODEL_LEN))
+    if (KVB_LOG_HAS(&f, MAX_MODEL_LEN) || KVB_LOG_HAS(&f, CONTEXT_SIZE))
         k |= KVB_LOG_KNOWN_SERVING;
     if (known)
         *known = k;

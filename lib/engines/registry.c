@@ -12,6 +12,8 @@
 static const kvb__engine *const engines[KVB_ENGINE_LAST_] = {
     [KVB_ENGINE_VLLM] = &kvb__engine_vllm,
     [KVB_ENGINE_SGLANG] = &kvb__engine_sglang,
+    [KVB_ENGINE_LLAMA_CPP] = &kvb__engine_llama_cpp,
+    [KVB_ENGINE_OLLAMA] = &kvb__engine_ollama,
     [KVB_ENGINE_TRTLLM] = &kvb__engine_trtllm,
     [KVB_ENGINE_TGI] = &kvb__engine_tgi,
 };

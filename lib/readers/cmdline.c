@@ -412,6 +412,16 @@ static kvb_status apply(kvb__cmd *c, const kvb__flag *f, const char *flag,
     return KVB_OK;
 }
 
+static bool switch_word(const char *w)
+{
+    static const char *const words[] = {"on",    "off",     "auto",    "true",
+                                        "false", "enabled", "disabled"};
+    for (size_t k = 0; k < KVB__ARRAY_LEN(words); k++)
+        if (!kvb__strcasecmp(w, words[k]))
+            return true;
+    return false;
+}
+
 /* One word starting with '-' at argv[*i]; consumes its value. */
 static kvb_status read_flag(kvb__cmd *c, size_t argc, const char *const *argv,
                             size_t *i, kvb_error *err)
@@ -435,6 +445,11 @@ static kvb_status read_flag(kvb__cmd *c, size_t argc, const char *const *argv,
                          "(docs/engines.md lists the flags read)",
                          name, e->display);
     const char *value = eq ? eq + 1 : NULL;
+    /* a bare flag that also takes a switch word ("-fa" and "-fa on" in
+     * llama.cpp) reads the next word when it is one */
+    if (!value && f->kind == KVB__FLAG_CUSTOM_BARE && *i + 1 < argc &&
+        switch_word(argv[*i + 1]))
+        value = argv[++*i];
     if (!value && takes_value(f)) {
         if (*i + 1 >= argc)
             return kvb__fail(err, KVB_EINVAL, "command",

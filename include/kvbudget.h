@@ -1100,6 +1100,43 @@ kvb_status kvb_preset_instance_get(size_t index, kvb_instance *inst,
 KVB_API KVB_NODISCARD
 kvb_status kvb_preset_instance_find(const char *name, kvb_instance *inst,
                                     kvb_error *err);
+/*
+ * Quantized checkpoints that exist (official and widely used AWQ, GPTQ
+ * and FP8 repositories on Hugging Face), per model preset and weight
+ * format, each with its source.  Remedies that change the weight format
+ * name one (kvb_fix.checkpoint), since AWQ and GPTQ cannot be made on the
+ * fly from the base repository.
+ */
+
+/** Number of checkpoint rows. @since 0.2 */
+KVB_API
+size_t kvb_preset_checkpoint_count(void);
+/** Hugging Face repository of row `index` ("Qwen/Qwen2.5-72B-Instruct-AWQ");
+ * static; NULL past the end. @since 0.2 */
+KVB_API
+const char *kvb_preset_checkpoint_name(size_t index);
+/** Source citation of row `index`; NULL past the end. @since 0.2 */
+KVB_API
+const char *kvb_preset_checkpoint_source(size_t index);
+/** Model preset of row `index`; NULL past the end. @since 0.2 */
+KVB_API
+const char *kvb_preset_checkpoint_model(size_t index);
+/** kvb_quant_method of row `index`; -1 past the end. @since 0.2 */
+KVB_API
+int32_t kvb_preset_checkpoint_method(size_t index);
+/**
+ * Find the checkpoint of a model preset in a weight format.
+ * @param[in]  model   a model preset name (case-insensitive).
+ * @param[in]  method  a kvb_quant_method.
+ * @param[out] index   the row, for the name and source functions.
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_ENOTFOUND (none known: the
+ *         operator quantizes the model); details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_preset_checkpoint_find(const char *model, int32_t method,
+                                      size_t *index, kvb_error *err);
+
 /**
  * The GPU of an instance, with count set to its GPU count.
  * @return KVB_OK or KVB_ENOTFOUND (its GPU is not a preset).  @since 0.1
@@ -1136,7 +1173,9 @@ kvb_status kvb_instance_gpu(const kvb_instance *inst, kvb_gpu *gpu,
     XX(QUANTIZE, 4, "quantization", "a smaller weight format")                 \
     XX(TENSOR_PARALLEL, 5, "tensor_parallel",                                  \
        "split the model over more GPUs (--tensor-parallel-size)")              \
-    XX(INSTANCE, 6, "instance", "a bigger cloud instance")
+    XX(INSTANCE, 6, "instance", "a bigger cloud instance")                     \
+    XX(COMBINED, 7, "combined",                                                \
+       "several changes together on the hardware at hand (@since 0.2)")
 
 /** What a fix changes (kvb_fix.kind). */
 typedef enum kvb_fix_kind {
@@ -1177,6 +1216,15 @@ typedef struct kvb_advice_options {
                                  without an instance; 8; 1..1024 */
     double min_utilization;   /* floor when lowering utilization; 0.5 */
     double max_utilization;   /* ceiling when raising it; 0.95 */
+    /* ---- @since 0.2 ---- */
+    double max_price_per_hour; /* instance search: only instances at or
+                                  below this USD price; 0: no limit */
+    uint64_t measured_max_model_len; /* the engine's own estimate of the
+                                  largest max_model_len on these inputs (a
+                                  log's); 0: none.  Remedies that keep the
+                                  GPUs, parallelism and formats propose at
+                                  most this plus what their extra KV memory
+                                  holds */
 } kvb_advice_options;
 
 /**
@@ -1230,7 +1278,43 @@ typedef struct kvb_fix {
     char note[192];                  /* why, the trade-off, or why not */
     int32_t engine;                  /* kvb_engine whose flags render it
                                         (@since 0.2) */
+    /* ---- @since 0.2 ---- */
+    char checkpoint[128];            /* the quantized checkpoint to serve
+                                        (a Hugging Face repository from
+                                        kvb_checkpoint_find), or "": the
+                                        model's own (or quantized on the
+                                        fly, or none is known: note says
+                                        which tool makes one) */
+    uint32_t changes;                /* KVB_FIX_CHANGE_* bits: what
+                                        differs from the inputs */
+    uint32_t gives_up;               /* KVB_FIX_COST_* bits: what it costs */
+    uint32_t pareto;                 /* 1: no other fitting fix is at
+                                        least as good on every cost and
+                                        better on one (kvb_advise) */
+    double price_per_gpu_hour;       /* USD per GPU per hour: the
+                                        instance's, else the cheapest
+                                        instance with this GPU; 0 unknown */
 } kvb_fix;
+
+/* ---- What a fix changes (kvb_fix.changes), @since 0.2 ---- */
+#define KVB_FIX_CHANGE_MAX_MODEL_LEN (1u << 0) /* --max-model-len */
+#define KVB_FIX_CHANGE_UTILIZATION (1u << 1)   /* utilization */
+#define KVB_FIX_CHANGE_EAGER (1u << 2)         /* --enforce-eager */
+#define KVB_FIX_CHANGE_KV_DTYPE (1u << 3)      /* KV-cache dtype */
+#define KVB_FIX_CHANGE_QUANT (1u << 4)         /* weight format */
+#define KVB_FIX_CHANGE_PARALLEL (1u << 5)      /* TP or PP */
+#define KVB_FIX_CHANGE_GPUS (1u << 6)          /* GPU model or count */
+#define KVB_FIX_CHANGE_INSTANCE (1u << 7)      /* cloud instance */
+
+/* ---- What a fix gives up (kvb_fix.gives_up), @since 0.2 ---- */
+#define KVB_FIX_COST_CONTEXT (1u << 0)     /* a shorter max_model_len */
+#define KVB_FIX_COST_CONCURRENCY (1u << 1) /* fewer requests than wanted
+                                              at once */
+#define KVB_FIX_COST_SPEED (1u << 2)       /* slower: eager mode (no CUDA
+                                              graphs) */
+#define KVB_FIX_COST_QUALITY (1u << 3)     /* lower precision: weights or
+                                              KV cache */
+#define KVB_FIX_COST_MONEY (1u << 4)       /* more or dearer GPUs */
 
 /**
  * Fill a fix with zeros and set struct_size.  KVB_FIX_INIT(f) passes

@@ -50,6 +50,8 @@ typedef struct cli_opts {
     const char *gpu;            /* --gpu NAME[:COUNT] */
     const char *instance;       /* --instance */
     const char *engine;         /* --engine vllm@0.11 */
+    const char *cloud;          /* --cloud aws|gcp|azure (fix, fit) */
+    const char *max_price;      /* --max-price USD/hour (fix, fit) */
     uint64_t gpu_memory;        /* --gpu-memory, bytes */
     uint32_t gpus;              /* --gpus */
     uint64_t gpu_free;          /* --gpu-free, bytes */
@@ -83,6 +85,10 @@ typedef struct cli_inputs {
                               "log" */
     kvb_command command;   /* what the engine's flags or command line said */
     bool have_command;
+    char cloud[16];   /* --cloud: instance remedies only there; "" */
+    double max_price; /* --max-price: USD/hour ceiling; 0 none */
+    uint64_t measured_max_model_len; /* explain: the engine's own estimate
+                                        of the largest max_model_len */
 } cli_inputs;
 
 /* Parse argv (argv[0] = subcommand); prints the error and returns

@@ -68,6 +68,8 @@ static const flag flags[] = {
     OPT("--gpu", NULL, gpu),
     OPT("--instance", NULL, instance),
     OPT("--engine", NULL, engine),
+    OPT("--cloud", NULL, cloud),
+    OPT("--max-price", NULL, max_price),
     {"--gpu-memory", NULL, K_GPU_MEM, 0, 0, -1, "gpu.total_bytes"},
     {"--gpus", NULL, K_GPUS, 0, 0, -1, "gpu.count"},
     {"--gpu-free", NULL, K_GPU_FREE, 0, 0, -1, "gpu.free_bytes"},
@@ -621,8 +623,43 @@ static int apply_gpu_name(const cli_opts *o, cli_inputs *in)
     return 0;
 }
 
+/* --cloud and --max-price: limits of the instance remedies. */
+static int apply_market(const cli_opts *o, cli_inputs *in)
+{
+    if (o->cloud) {
+        static const char *const clouds[] = {"aws", "gcp", "azure"};
+        size_t i = 0;
+        while (i < 3 && strcmp(o->cloud, clouds[i]) != 0)
+            i++;
+        if (i == 3) {
+            cli_error(o->cmd,
+                      "--cloud (%s) is not a cloud; allowed: aws, "
+                      "gcp, azure",
+                      o->cloud);
+            return CLI_EXIT_USAGE;
+        }
+        snprintf(in->cloud, sizeof in->cloud, "%s", o->cloud);
+    }
+    if (o->max_price) {
+        char *end = NULL;
+        const char *p = o->max_price + (o->max_price[0] == '$');
+        double v = strtod(p, &end);
+        if (end == p || *end || !(v > 0.0 && v < 1e6)) {
+            cli_error(o->cmd,
+                      "--max-price (%s) is not a price; allowed: "
+                      "USD per hour above 0, e.g. 12.5",
+                      o->max_price);
+            return CLI_EXIT_USAGE;
+        }
+        in->max_price = v;
+    }
+    return 0;
+}
+
 static int apply_gpu(const cli_opts *o, cli_inputs *in)
 {
+    if (apply_market(o, in))
+        return CLI_EXIT_USAGE;
     int given = !!o->gpu + !!o->instance + o->gpu_memory_set;
     if (given > 1) {
         cli_error(o->cmd, "--gpu, --gpu-memory and --instance are "

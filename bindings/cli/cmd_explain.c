@@ -246,7 +246,19 @@ static int inputs_from_log(const cli_opts *o, const kvb_log_facts *f, replan *r)
     else
         snprintf(r->in.gpu_label, sizeof r->in.gpu_label, "%.2f GiB GPU",
                  (double)r->in.gpu.total_bytes / 1073741824.0);
-    return cli_inputs_apply(o, &r->in);
+    int rc = cli_inputs_apply(o, &r->in);
+    /* the engine's own estimate of the largest max_model_len calibrates
+     * remedies on the logged GPU (not on one the flags replaced) */
+    uint64_t logged = f->gpu_total_bytes, planned = r->in.gpu.total_bytes;
+    bool same_gpu =
+        !KVB_LOG_HAS(f, GPU_TOTAL_BYTES) ||
+        (logged <= planned + planned / 100 && planned <= logged + logged / 100);
+    if (!rc && same_gpu && KVB_LOG_HAS(f, ESTIMATED_MAX_MODEL_LEN))
+        r->in.measured_max_model_len = f->estimated_max_model_len;
+    else if (!rc && same_gpu && KVB_LOG_HAS(f, KV_CACHE_TOKENS) &&
+             f->failure == KVB_LOG_MAX_LEN_EXCEEDS_KV)
+        r->in.measured_max_model_len = f->kv_cache_tokens;
+    return rc;
 }
 
 static int replan_run(const cli_opts *o, const kvb_log_facts *f, replan *r)

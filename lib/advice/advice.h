@@ -17,8 +17,8 @@ typedef struct kvb__actx {
     kvb_plan base; /* the plan of the caller's inputs */
     kvb_plan last; /* the plan of the last candidate evaluated */
     kvb_advice_options o;
-    char cloud[16]; /* the current instance's cloud, or "" */
-    double price;   /* the current instance's price, or 0 */
+    char cloud[16];              /* the current instance's cloud, or "" */
+    double price;                /* the current instance's price, or 0 */
     kvb_fix all[KVB_ADVICE_MAX]; /* the fixes found, in order */
     size_t n;
 } kvb__actx;
@@ -44,8 +44,7 @@ double kvb__gpu_hour_price(const char *gpu_name, const char *cloud);
 /* search.c, for tests: does fitting fix a beat fitting fix b on every
  * cost (context, concurrency, speed, quality, money) and strictly on one?
  * Needs gives_up and price_per_gpu_hour filled. */
-bool kvb__fix_dominates(const kvb__actx *c, const kvb_fix *a,
-                        const kvb_fix *b);
+bool kvb__fix_dominates(const kvb__actx *c, const kvb_fix *a, const kvb_fix *b);
 /* search.c: set pareto on each of n fixes (1: fits and nothing dominates). */
 void kvb__pareto_mark(const kvb__actx *c, kvb_fix *fixes, size_t n);
 

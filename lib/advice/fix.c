@@ -199,24 +199,30 @@ void kvb__fix_base(const actx *c, int32_t kind, kvb_fix *f)
     f->price_per_hour = c->price;
 }
 
-/* A remedy on the same GPUs, split and formats as a log measured them
- * cannot hold more than the engine's own estimate of the largest
- * max_model_len, plus what its extra KV memory (more utilization, no
- * graphs) holds: the measured budget wins over the modelled one. */
+/* A remedy on the same GPUs, split and weight format as a log measured
+ * them cannot hold more than the engine's own estimate of the largest
+ * max_model_len, rescaled by what it changes that the log did not
+ * measure: more KV memory (utilization, no graphs) and fewer bytes per
+ * token (an FP8 KV cache).  The measured budget wins over the modelled
+ * one; remedies that change TP, the format or the GPU are re-planned from
+ * the model alone. */
 static void anchor_to_measured(actx *c, kvb_fix *f)
 {
     uint64_t measured = c->o.measured_max_model_len;
-    uint64_t per_token = c->base.kv_bytes_per_token_per_gpu;
-    if (!measured || !per_token || strcmp(f->gpu_name, c->g.name) != 0 ||
+    uint64_t was_pt = c->base.kv_bytes_per_token_per_gpu;
+    uint64_t now_pt = c->last.kv_bytes_per_token_per_gpu;
+    if (!measured || !was_pt || !now_pt ||
+        strcmp(f->gpu_name, c->g.name) != 0 ||
         f->gpu_total_bytes != c->g.total_bytes || f->gpu_count != c->g.count ||
         f->tensor_parallel_size != c->s.tensor_parallel_size ||
         f->pipeline_parallel_size != c->s.pipeline_parallel_size ||
-        f->quant_method != c->q.method ||
-        f->kv_cache_dtype != c->q.kv_cache_dtype)
+        f->quant_method != c->q.method)
         return;
     uint64_t more = c->last.kv_budget_bytes_per_gpu;
     uint64_t was = c->base.kv_budget_bytes_per_gpu;
-    uint64_t cap = measured + (more > was ? (more - was) / per_token : 0);
+    double bytes = (double)measured * (double)was_pt +
+                   (more > was ? (double)(more - was) : 0.0);
+    uint64_t cap = (uint64_t)(bytes / (double)now_pt);
     if (f->max_model_len_fit > cap)
         f->max_model_len_fit = cap;
     if (f->fits && f->max_model_len > cap) {

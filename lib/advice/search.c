@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GIB(b) KVB__GIB(b)
+#define GIB(b)       KVB__GIB(b)
 #define MAX_COMBINED 5 /* combined fixes listed */
 
 /* ---- prices ---- */
@@ -80,8 +80,7 @@ static uint32_t changes_of(const kvb__actx *c, const kvb_fix *f)
     uint32_t b = 0;
     if (f->max_model_len != c->base.max_model_len)
         b |= KVB_FIX_CHANGE_MAX_MODEL_LEN;
-    if (fabs(f->gpu_memory_utilization - c->base.gpu_memory_utilization) >
-        1e-9)
+    if (fabs(f->gpu_memory_utilization - c->base.gpu_memory_utilization) > 1e-9)
         b |= KVB_FIX_CHANGE_UTILIZATION;
     if (f->enforce_eager != c->s.enforce_eager)
         b |= KVB_FIX_CHANGE_EAGER;
@@ -163,8 +162,7 @@ static void costs(const kvb__actx *c, const kvb_fix *f, double k[5])
     k[4] = hourly(f);
 }
 
-bool kvb__fix_dominates(const kvb__actx *c, const kvb_fix *a,
-                        const kvb_fix *b)
+bool kvb__fix_dominates(const kvb__actx *c, const kvb_fix *a, const kvb_fix *b)
 {
     double ka[5], kb[5];
     costs(c, a, ka);
@@ -223,7 +221,8 @@ enum { KNOB_UTIL = 1, KNOB_EAGER = 2, KNOB_KV = 4 };
 static uint64_t shorter_len(kvb__actx *c, const kvb_fix *tmpl, kvb_fix *out)
 {
     uint64_t want = kvb__max(c->base.concurrency, 1);
-    uint64_t len = kvb__min(tmpl->max_model_len_fit, tmpl->max_kv_tokens / want);
+    uint64_t len =
+        kvb__min(tmpl->max_model_len_fit, tmpl->max_kv_tokens / want);
     len = kvb__min(len, c->base.max_model_len - 1);
     for (int tries = 0; len > 0 && tries < 16; tries++) {
         uint64_t at = kvb__friendly_len(len);
@@ -250,8 +249,7 @@ static bool redundant(const kvb_fix *a, const kvb_fix *f)
 {
     uint32_t len = KVB_FIX_CHANGE_MAX_MODEL_LEN;
     uint32_t ca = a->changes & ~len, cf = f->changes & ~len;
-    return a->fits && (ca & ~cf) == 0 &&
-           a->max_model_len >= f->max_model_len &&
+    return a->fits && (ca & ~cf) == 0 && a->max_model_len >= f->max_model_len &&
            (ca != cf || a->max_model_len > f->max_model_len);
 }
 
@@ -294,8 +292,7 @@ static void combined_text(const kvb__actx *c, kvb_fix *f)
             f->tensor_parallel_size, f->gpu_count);
     if (f->max_model_len != c->base.max_model_len)
         ADD("max-model-len %llu", (unsigned long long)f->max_model_len);
-    if (fabs(f->gpu_memory_utilization - c->base.gpu_memory_utilization) >
-        1e-9)
+    if (fabs(f->gpu_memory_utilization - c->base.gpu_memory_utilization) > 1e-9)
         ADD("utilization %.2f", f->gpu_memory_utilization);
     if (f->enforce_eager && !c->s.enforce_eager)
         ADD("eager mode");
@@ -385,9 +382,8 @@ void kvb__advise_combined(kvb__actx *c)
                 f = s;
             }
             f.changes = changes_of(c, &f);
-            if (popcount(f.changes) < 2)
-                continue; /* one change: fix.c lists it */
-            cand[nc++] = f;
+            cand[nc++] = f; /* one change: fix.c lists it; kept here only
+                               to make its supersets redundant */
         }
     }
     /* keep the minimal ones: no fix found so far, and no other candidate,
@@ -403,7 +399,7 @@ void kvb__advise_combined(kvb__actx *c)
         }
         for (size_t j = 0; j < nc && !drop; j++)
             drop = j != i && redundant(&cand[j], &cand[i]);
-        if (!drop)
+        if (!drop && popcount(cand[i].changes) >= 2)
             keep[nk++] = cand[i];
     }
     for (size_t i = 0; i < nk; i++) {

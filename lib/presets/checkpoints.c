@@ -24,10 +24,10 @@ typedef struct checkpoint_row {
 } checkpoint_row;
 
 #define HQ_COLLECTION                                                          \
-    "huggingface.co/collections/hugging-quants (Llama 3.1 AWQ/GPTQ INT4, "    \
+    "huggingface.co/collections/hugging-quants (Llama 3.1 AWQ/GPTQ INT4, "     \
     "Aug 2024)"
 #define QWEN25_COLLECTION                                                      \
-    "huggingface.co/collections/Qwen/qwen25 (official AWQ, GPTQ-Int4 and "    \
+    "huggingface.co/collections/Qwen/qwen25 (official AWQ, GPTQ-Int4 and "     \
     "GPTQ-Int8 of every Qwen2.5 Instruct size, Sep 2024)"
 
 static const checkpoint_row rows[] = {
@@ -45,8 +45,7 @@ static const checkpoint_row rows[] = {
                    "Meta-Llama-3.1-70B-Instruct-AWQ-INT4 commit 6c1e235"},
     {"Llama-3.1-70B", KVB_QUANT_GPTQ_4,
      "hugging-quants/Meta-Llama-3.1-70B-Instruct-GPTQ-INT4", HQ_COLLECTION},
-    {"Llama-3.1-70B", KVB_QUANT_FP8,
-     "RedHatAI/Meta-Llama-3.1-70B-Instruct-FP8",
+    {"Llama-3.1-70B", KVB_QUANT_FP8, "RedHatAI/Meta-Llama-3.1-70B-Instruct-FP8",
      "huggingface.co/RedHatAI (formerly neuralmagic) model list"},
     {"Llama-3.1-405B", KVB_QUANT_AWQ_4,
      "hugging-quants/Meta-Llama-3.1-405B-Instruct-AWQ-INT4", HQ_COLLECTION},
@@ -149,11 +148,9 @@ kvb_status kvb_preset_checkpoint_find(const char *model, int32_t method,
 const char *kvb__quant_tool(int32_t method)
 {
     switch (method) {
-    case KVB_QUANT_AWQ_4:
-        return "llm-compressor (AWQModifier) or AutoAWQ";
+    case KVB_QUANT_AWQ_4: return "llm-compressor (AWQModifier) or AutoAWQ";
     case KVB_QUANT_GPTQ_4:
-    case KVB_QUANT_GPTQ_8:
-        return "llm-compressor (GPTQModifier) or GPTQModel";
+    case KVB_QUANT_GPTQ_8: return "llm-compressor (GPTQModifier) or GPTQModel";
     case KVB_QUANT_FP8:
         return "vLLM itself (--quantization fp8 quantizes on load) or "
                "llm-compressor (FP8_DYNAMIC)";

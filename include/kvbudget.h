@@ -1005,6 +1005,29 @@ KVB_API KVB_NODISCARD
 kvb_status kvb_plan_engine_error(const kvb_plan *plan, char *buf, size_t cap,
                                  size_t *needed, kvb_error *err);
 
+/**
+ * Hints for a plan, one per line ('\n'-terminated), each re-planned where
+ * it names a figure: GPUs that sit idle (gpu.count above TP x PP x DP,
+ * with what tensor parallelism over them holds), a max_model_len left at
+ * the model's maximum (and the concurrency at 8192 tokens), a utilization
+ * that leaves under 256 MiB outside the budget next to the CUDA context,
+ * and a format the GPU's compute capability cannot run (bfloat16 below
+ * 8.0, FP8 weights below 8.0 or without FP8 compute below 8.9, AWQ/GPTQ
+ * below 7.5, MXFP4 and an FP8 KV cache below 8.0).  "" when none applies.
+ * @param[in]  model, quant, gpu, serving, plan  the inputs and their plan
+ *             (quant and serving may be NULL).
+ * @param[out] buf, cap  destination; always NUL-terminated when cap > 0.
+ * @param[out] needed    bytes needed including the NUL; may be NULL.
+ * @return KVB_OK, KVB_EBUFSIZE (truncated), KVB_EINVAL or KVB_EABI;
+ *         details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_plan_hints(const kvb_model *model, const kvb_quant *quant,
+                          const kvb_gpu *gpu, const kvb_serving *serving,
+                          const kvb_plan *plan, char *buf, size_t cap,
+                          size_t *needed, kvb_error *err);
+
 /* ---------------------------------------------------------------------- */
 /* Presets                                                                */
 /* ---------------------------------------------------------------------- */

@@ -1,13 +1,21 @@
 # Thin wrapper over CMake.  The two commands a fresh machine needs:
 #   make run    install what is missing, build, run the seed scenario
 #   make test   the same set-up, then every test
+#   make install PREFIX=/opt/kvbudget [DESTDIR=/stage]   (default /usr/local)
+#
+# Developers and CI add WERROR=1 (warnings as errors); users' builds do not
+# fail on a newer compiler's new warnings.
 BUILD ?= build
 MAKEFLAGS += --no-print-directory
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
+WERROR ?=
+SECONDS ?= 60
+KVB_WERROR_FLAG = -DKVB_WERROR=$(if $(filter 1 ON on yes,$(WERROR)),ON,OFF)
 
-.PHONY: all deps configure build run test asan bench accuracy install format clean \
-	web web-screenshot
+.PHONY: all deps configure build run test asan bench accuracy install \
+	uninstall fuzz format clean web web-screenshot
 
 all: build
 
@@ -15,7 +23,7 @@ deps:
 	@sh .ci/deps.sh
 
 configure: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) $(KVB_WERROR_FLAG) $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -52,6 +60,26 @@ web:
 web-screenshot: build
 	@KVB_WEB_SHOTS=$(CURDIR)/docs ctest --test-dir $(BUILD) -R web.browser \
 		--output-on-failure
+
+# Into $(DESTDIR)$(PREFIX): bin/kvbudget (finds its library through
+# $$ORIGIN/../lib), lib/libkvbudget.*, include/kvbudget.h, a relocatable
+# kvbudget.pc and the CMake package.  `make uninstall` removes exactly the
+# files the last install wrote ($(BUILD)/install_manifest.txt; pass the
+# same DESTDIR).
+install: build
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+uninstall:
+	@test -f $(BUILD)/install_manifest.txt || \
+		{ echo "make uninstall: nothing installed from $(BUILD)" >&2; exit 1; }
+	@sed 's|^|$(DESTDIR)|' $(BUILD)/install_manifest.txt | tr '\n' '\0' | \
+		xargs -0 rm -f --
+	@rm -f $(BUILD)/install_manifest.txt
+
+# Every fuzz target for SECONDS seconds each (clang's libFuzzer; builds
+# build-fuzz).  docs/reliability.md records the figures of a long run.
+fuzz:
+	@sh tests/fuzz/run.sh $(SECONDS)
 
 format:
 	@sh scripts/format.sh

@@ -141,9 +141,10 @@ def issue8(calls: int) -> int:
                 cols[name] = np.empty(n, dtype=np_type)
                 setattr(b, name, cols[name].ctypes.data)
             else:
-                cols[name] = (ctypes.c_char *
-                              (n * (4 if code == "i" else 8)))()
-                setattr(b, name, ctypes.addressof(cols[name]))
+                # typed columns, indexed as numbers like numpy's (a
+                # c_char array would give bytes: int(b'\x03') fails)
+                cols[name] = array(code, bytes(n * array(code).itemsize))
+                setattr(b, name, cols[name].buffer_info()[0])
         for name, col in (("model_index", mi), ("quant_index", qi),
                           ("gpu_index", gi), ("tensor_parallel_size", tp),
                           ("max_model_len", mml)):

@@ -1936,6 +1936,166 @@ const char *kvb_read_field_name(unsigned field);
 KVB_API
 const char *kvb_format_name(int format);
 
+/* ---- Model references: the Hub, the Hugging Face cache, Ollama ---- */
+
+/*
+ * A model reference names a model where it lives, without a copy at hand:
+ *
+ *   ORG/REPO[@REVISION]            a Hugging Face repository
+ *   ORG/REPO[@REVISION]:QUANT      its GGUF file of that quantization
+ *                                  (llama.cpp's -hf convention)
+ *   hf://ORG/REPO[@REVISION][/FILE][:QUANT]   the same, explicitly; FILE
+ *                                  names one file (a .gguf)
+ *   ollama://[HOST/][NAMESPACE/]NAME[:TAG]    a model in the local Ollama
+ *                                  store
+ *   an existing local path         as kvb_model_read
+ *
+ * A Hugging Face reference is read from, in order: the local Hugging Face
+ * cache (models--ORG--REPO/refs/REV, snapshots/SHA/); then the Hub, unless
+ * offline.  From the Hub only headers are read: config.json, the
+ * safetensors index, and each shard's header by HTTP Range requests
+ * (shards concurrently), or a GGUF header; never tensor data.
+ * docs/readers.md lists the environment variables.
+ */
+
+/** Where a model reference was read from (kvb_ref_info.source). */
+typedef enum kvb_ref_source {
+    KVB_REF_SOURCE_NONE = 0,     /* nothing read */
+    KVB_REF_SOURCE_PATH = 1,     /* a local file or folder */
+    KVB_REF_SOURCE_HF_CACHE = 2, /* the local Hugging Face cache */
+    KVB_REF_SOURCE_HUB = 3,      /* the Hugging Face Hub (HF_ENDPOINT) */
+    KVB_REF_SOURCE_OLLAMA = 4,   /* the local Ollama store */
+    KVB_REF_SOURCE_LAST_         /* never use */
+} kvb_ref_source;
+
+/* ---- kvb_ref_options.flags ---- */
+#define KVB_REF_OFFLINE 0x1u     /* never the network (HF_HUB_OFFLINE=1
+                                    sets it too) */
+#define KVB_REF_NO_ENV 0x2u      /* ignore the environment: only the
+                                    options struct (tests, sandboxes) */
+#define KVB_REF_STORE_CACHE 0x4u /* store the whole small files read from
+                                    the Hub (config.json, the index) in the
+                                    Hugging Face cache */
+#define KVB_REF_NO_CACHE 0x8u    /* do not look in the Hugging Face cache */
+
+/** How to resolve a model reference.  Every pointer is the caller's and
+ * is read during the call only; NULL takes the environment's value, then
+ * the default. */
+typedef struct kvb_ref_options {
+    size_t struct_size;
+    const char *hf_endpoint;   /* NULL: $HF_ENDPOINT, else
+                                  https://huggingface.co */
+    const char *hf_token;      /* NULL: $HF_TOKEN, else the token file
+                                  ($HF_TOKEN_PATH, else $HF_HOME/token) */
+    const char *hf_cache;      /* NULL: $HF_HUB_CACHE, else $HF_HOME/hub,
+                                  else ~/.cache/huggingface/hub */
+    const char *ollama_models; /* NULL: $OLLAMA_MODELS, else
+                                  ~/.ollama/models */
+    uint32_t flags;            /* KVB_REF_* */
+    uint32_t max_parallel;     /* concurrent transfers, 1..64; default 8 */
+    uint32_t max_retries;      /* retries of a 429, 5xx or transport
+                                  error, 0..16; default 4 */
+    uint32_t timeout_ms;       /* per request, 100..600000; default 30000 */
+    uint32_t backoff_ms;       /* first retry's delay, doubled per retry
+                                  (a longer Retry-After wins), 0..60000;
+                                  default 500 */
+} kvb_ref_options;
+
+/** Where each figure of a reference read came from. */
+typedef struct kvb_ref_info {
+    size_t struct_size;
+    int32_t source;          /* kvb_ref_source */
+    uint32_t http_requests;  /* HTTP requests made (redirects and retries
+                                included); 0 off the network */
+    uint64_t http_bytes;     /* response body bytes received */
+    char repo[128];          /* ORG/REPO, or Ollama's NAMESPACE/NAME */
+    char revision[128];      /* the revision asked for ("main"), or the
+                                Ollama tag */
+    char commit[72];         /* the commit read (40 hex), or the Ollama
+                                model blob's sha256 */
+    char file[256];          /* the file the exact weights came from: the
+                                index, model.safetensors, the (first) GGUF */
+    char path[512];          /* the local folder or file read; "" for the
+                                Hub */
+    uint32_t file_count;     /* files whose headers were read */
+    uint32_t split_count;    /* GGUF splits counted; 0 when not split */
+    int64_t num_ctx;         /* Ollama params layer; -1 when absent */
+    int64_t num_batch;       /* Ollama params layer; -1 when absent */
+    int64_t num_gpu;         /* Ollama params layer; -1 when absent */
+    int64_t num_predict;     /* Ollama params layer; -1 when absent */
+    char params[512];        /* the Ollama params layer as read (JSON,
+                                truncated); "" when none */
+} kvb_ref_info;
+
+/**
+ * Fill reference options with their defaults and set struct_size.
+ * KVB_REF_OPTIONS_INIT(o) passes sizeof *(o).
+ * @param[out] opt  the options.
+ * @param[in]  struct_size  sizeof(kvb_ref_options) as the caller sees it.
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_ref_options_init(kvb_ref_options *opt, size_t struct_size);
+#define KVB_REF_OPTIONS_INIT(o) kvb_ref_options_init((o), sizeof *(o))
+
+/**
+ * Fill a reference report with zeros (the Ollama numbers with -1) and set
+ * struct_size.  KVB_REF_INFO_INIT(i) passes sizeof *(i).
+ * @param[out] where  the report.
+ * @param[in]  struct_size  sizeof(kvb_ref_info) as the caller sees it.
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_ref_info_init(kvb_ref_info *where, size_t struct_size);
+#define KVB_REF_INFO_INIT(i) kvb_ref_info_init((i), sizeof *(i))
+
+/**
+ * Read a model from a reference (see above): what kvb_model_read fills,
+ * plus where it came from.
+ * @param[in]  ref    the reference.
+ * @param[in]  opt    options; NULL for the defaults and the environment.
+ * @param[out] model, quant, info  as kvb_model_read (quant, info may be
+ *             NULL).
+ * @param[out] where  the source, repository, revision, commit and file,
+ *             requests and bytes, Ollama's params; may be NULL.
+ * @return KVB_OK, or KVB_EINVAL (a malformed reference; bad options),
+ *         KVB_ENOTFOUND (no such repository, revision, file or
+ *         quantization; offline and not cached), KVB_EIO (a gated or
+ *         private repository without a token, named HF_TOKEN in the
+ *         message; the network after its retries), KVB_EUNSUPPORTED (the
+ *         Hub is not built in), KVB_ERANGE (an option out of range), and
+ *         the statuses of kvb_model_read; details in *err.
+ * @note Reads headers only; writes nothing unless KVB_REF_STORE_CACHE.
+ *       Initialises and cleans up libcurl per call (reference-counted;
+ *       thread-safe with libcurl >= 7.84).
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_model_read_ref(const char *ref, const kvb_ref_options *opt,
+                              kvb_model *model, kvb_quant *quant,
+                              kvb_read_info *info, kvb_ref_info *where,
+                              kvb_error *err);
+
+/**
+ * The name of a kvb_ref_source ("path", "hf-cache", "hub", "ollama",
+ * "none").
+ * @param[in] source  a kvb_ref_source value.
+ * @return a static string; NULL for unknown values.
+ * @since 0.2
+ */
+KVB_API
+const char *kvb_ref_source_name(int source);
+
+/**
+ * Whether this library reads from the Hub (built with libcurl).
+ * @return 1 when it does, 0 when not (the cache and Ollama still work).
+ * @since 0.2
+ */
+KVB_API
+unsigned kvb_hub_built(void);
+
 /* ---------------------------------------------------------------------- */
 /* Probe and validate                                                   */
 /* ---------------------------------------------------------------------- */

@@ -595,6 +595,12 @@ extern const kvb__engine kvb__engine_vllm;
 /* ---- engine: vLLM (engines/vllm.c) ---- */
 
 int32_t kvb__vllm_accounting(uint32_t version);
+/* Why vLLM at in->version falls back to its V0 engine for these inputs
+ * (_is_v1_supported_oracle), or NULL. */
+const char *kvb__vllm_v0_fallback(const kvb__engine_in *in);
+/* KVB_ERANGE unless vLLM `version` (0 = newest) accepts this block size. */
+kvb_status kvb__vllm_block_size_check(uint32_t version, uint32_t block_size,
+                                      kvb_error *err);
 /* Fill every engine-default field of in->s (utilization, batch limits...). */
 void kvb__vllm_defaults(kvb__engine_in *in);
 uint64_t kvb__vllm_requested_bytes(const kvb__engine_in *in);
@@ -773,10 +779,20 @@ kvb_status kvb__read_finish(kvb__reader *r, kvb_model *model, kvb_quant *quant,
 kvb_status kvb__read_add(kvb__reader *r, uint64_t *sum, uint64_t add,
                          const char *what);
 
-/* JSON: size and depth checked, then parsed by jansson; errors carry line,
+/* JSON: depth and size checked (at most max_tokens '{', '[', ',' and ':',
+ * the KVB__JSON_MAX_* below), then parsed by jansson; errors carry line,
  * column and offset (json_base + position). */
 kvb_status kvb__json_load(kvb__reader *r, const char *text, size_t len,
-                          uint64_t base, const char *what, struct json_t **out);
+                          uint64_t base, const char *what, uint64_t max_tokens,
+                          struct json_t **out);
+/* What each JSON format can hold, in structural bytes: a config.json has a
+ * few hundred values (a million is far beyond any); an index two per
+ * tensor; a safetensors header about a dozen per tensor, but jansson only
+ * sees the headers the fast scanner does not take, so its cap is lower.
+ * Each bounds the tree jansson builds (docs/reliability.md). */
+#define KVB__JSON_MAX_CONFIG_TOKENS ((uint64_t)1 << 20)
+#define KVB__JSON_MAX_INDEX_TOKENS  (2 * (uint64_t)KVB_READ_MAX_TENSORS + 4096)
+#define KVB__JSON_MAX_ST_TOKENS     ((uint64_t)1 << 21)
 /* Position (line, column, offset) of the value at `path` in r->json; path
  * items are object keys or "[i]" for array elements.  False when absent. */
 bool kvb__json_locate(const kvb__reader *r, const char *const *path,

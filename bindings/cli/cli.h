@@ -56,6 +56,7 @@ typedef struct cli_opts {
     uint32_t gpus;              /* --gpus */
     uint64_t gpu_free;          /* --gpu-free, bytes */
     bool gpu_memory_set, gpus_set, gpu_free_set;
+    bool cache; /* --cache: store what the Hub sent in the HF cache */
     kvb_model model_flags; /* architecture flags, as given */
     bool model_set[CLI_MODEL_FLAGS];
     kvb_serving serving_flags; /* serving flags, as given */
@@ -81,6 +82,8 @@ typedef struct cli_inputs {
     bool have_model, have_gpu;
     bool from_file; /* --model named a file: read holds the report */
     kvb_read_info read;
+    bool from_ref; /* --model was a reference: where says whence */
+    kvb_ref_info where;
     char model_source[32]; /* "preset", "file", "flags", "preset+flags",
                               "log" */
     kvb_command command;   /* what the engine's flags or command line said */
@@ -90,6 +93,21 @@ typedef struct cli_inputs {
     uint64_t measured_max_model_len; /* explain: the engine's own estimate
                                         of the largest max_model_len */
 } cli_inputs;
+
+/* ---- --model (model_source.c): the one place that decides what a
+ * --model value is ---- */
+
+typedef enum cli_model_kind {
+    CLI_MODEL_PATH,   /* an existing file or folder, or one named as such */
+    CLI_MODEL_PRESET, /* a preset name or alias */
+    CLI_MODEL_REF,    /* ORG/REPO[@REV][:QUANT], hf://..., ollama://... */
+    CLI_MODEL_UNKNOWN /* none of these: the preset lookup's error */
+} cli_model_kind;
+
+cli_model_kind cli_model_classify(const char *model);
+/* Read --model into in (model, quant, read/where, serving.weights_bytes);
+ * prints the error and returns CLI_EXIT_USAGE, or 0. */
+int cli_model_load(const cli_opts *o, cli_inputs *in);
 
 /* Parse argv (argv[0] = subcommand); prints the error and returns
  * CLI_EXIT_USAGE, or 0. */
@@ -115,6 +133,13 @@ typedef struct cli_style {
 } cli_style;
 
 void cli_style_init(cli_style *s);
+/* Text read from a file or a log, made safe for a terminal: C0 controls
+ * (but tab, and newline when keep_newlines), DEL and C1 controls become
+ * \xNN / \u00NN, so a name cannot move the cursor, retitle the window
+ * (OSC) or forge a line.  Writes at most cap bytes; returns out. */
+char *cli_escape(const char *s, char *out, size_t cap, bool keep_newlines);
+/* cli_escape in place, within a buffer of cap bytes (truncates). */
+void cli_scrub(char *s, size_t cap);
 /* "kvbudget plan: <message>" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -413,7 +413,18 @@ int kvb_cli_explain(int argc, char **argv)
         return cli_lib_error("explain", &e);
     }
     free(buf);
-    const char *source = strcmp(path, "-") ? path : "standard input";
+    /* what the log says goes to a terminal: escaped (JSON as well) */
+    cli_scrub(f.model, sizeof f.model);
+    cli_scrub(f.quantization, sizeof f.quantization);
+    cli_scrub(f.dtype, sizeof f.dtype);
+    cli_scrub(f.kv_cache_dtype, sizeof f.kv_cache_dtype);
+    cli_scrub(f.gpu_name, sizeof f.gpu_name);
+    cli_scrub(f.failure_text, sizeof f.failure_text);
+    cli_scrub(f.engine_line, sizeof f.engine_line);
+    char safe_path[1024];
+    const char *source =
+        strcmp(path, "-") ? cli_escape(path, safe_path, sizeof safe_path, false)
+                          : "standard input";
     bool recognised = f.present || f.failure != KVB_LOG_NONE;
     if (!recognised && !o.json) {
         cli_error("explain",

@@ -66,8 +66,17 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
+/* Decimal only, as every number of the command (options.c): no sign,
+ * exponent, hex, inf or nan. */
 static bool parse_double(const char *s, double *out)
 {
+    size_t n = strspn(s, "0123456789"), dot = n;
+    if (!n)
+        return false;
+    if (s[n] == '.')
+        n += 1 + strspn(s + n + 1, "0123456789");
+    if (s[n] || n == dot + 1)
+        return false;
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);

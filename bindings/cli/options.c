@@ -30,6 +30,7 @@ enum flag_kind {
     K_GPU_MEM,    /* --gpu-memory */
     K_GPUS,       /* --gpus */
     K_GPU_FREE,   /* --gpu-free */
+    K_CACHE,      /* --cache */
 };
 
 typedef struct flag {
@@ -60,6 +61,7 @@ typedef struct flag {
 static const flag flags[] = {
     {"--json", NULL, K_JSON, 0, 0, -1, NULL},
     {"--help", "-h", K_HELP, 0, 0, -1, NULL},
+    {"--cache", NULL, K_CACHE, 0, 0, -1, NULL},
     OPT("--model", "-m", model),
     OPT("--arch", NULL, arch),
     OPT("--quant", "--quantization", quant),
@@ -174,6 +176,23 @@ static int check_bounds(const char *cmd, const flag *f, const char *text,
     return CLI_EXIT_USAGE;
 }
 
+/* Length of the decimal number at the start of text: digits, then
+ * optionally '.' and digits; 0 if text does not start with a digit.  One
+ * syntax for every number the command reads (no sign, exponent, hex,
+ * inf or nan: strtod would take "0x18" and "0x1p-1"). */
+static size_t decimal_len(const char *text)
+{
+    size_t n = 0;
+    while (isdigit((unsigned char)text[n]))
+        n++;
+    if (n && text[n] == '.' && isdigit((unsigned char)text[n + 1])) {
+        n++;
+        while (isdigit((unsigned char)text[n]))
+            n++;
+    }
+    return n;
+}
+
 /* An unsigned count, with vLLM's suffixes: k = 1000, K = 1024, m, M. */
 static int parse_count(const char *cmd, const char *name, const char *text,
                        uint64_t *out)
@@ -206,17 +225,14 @@ static int parse_count(const char *cmd, const char *name, const char *text,
 static int parse_real(const char *cmd, const char *name, const char *text,
                       double *out)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (!*text || *end)
-        return bad(cmd, name, text, "is not a number");
-    if (isnan(v))
-        return bad(cmd, name, text, "is not a number (NaN)");
-    if (isinf(v))
-        return bad(cmd, name, text, "is infinite");
-    if (v < 0 || (v == 0 && *text == '-'))
+    if (*text == '-')
         return bad(cmd, name, text, "must not be negative");
-    *out = v;
+    size_t n = decimal_len(text);
+    if (!n || text[n])
+        return bad(cmd, name, text,
+                   "is not a decimal number; allowed: digits with an "
+                   "optional fraction, such as 0.9");
+    *out = strtod(text, NULL);
     return 0;
 }
 
@@ -243,19 +259,18 @@ static int parse_size(const char *cmd, const char *name, const char *text,
 {
     if (*text == '-')
         return bad(cmd, name, text, "must not be negative");
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || !isdigit((unsigned char)*text))
+    size_t n = decimal_len(text);
+    if (!n)
         return bad(cmd, name, text,
-                   "is not a size; allowed: bytes or a number with a unit "
-                   "(24GiB, 80GB, 1.5TiB)");
-    if (isnan(v) || isinf(v))
-        return bad(cmd, name, text, "is not a finite size");
-    double mult = size_unit(end);
+                   "is not a size; allowed: bytes or a decimal number with "
+                   "a unit (24GiB, 80GB, 1.5TiB)");
+    double v = strtod(text, NULL);
+    double mult = size_unit(text + n);
     if (mult == 0)
         return bad(cmd, name, text,
-                   "has an unknown unit; allowed: B, KiB, MiB, GiB, TiB, "
-                   "KB, MB, GB, TB (K, M, G, T mean KiB ... TiB)");
+                   "has an unknown unit; allowed: a decimal number and B, "
+                   "KiB, MiB, GiB, TiB, KB, MB, GB, TB (K, M, G, T mean "
+                   "KiB ... TiB)");
     double bytes = v * mult;
     if (bytes >= 18446744073709551615.0)
         return bad(cmd, name, text, "is too large");
@@ -293,6 +308,11 @@ static int set_unsigned(const char *cmd, const flag *f, const char *text,
     uint64_t v;
     int rc = f->kind == K_SERV_SIZE ? parse_size(cmd, f->name, text, &v)
                                     : parse_count(cmd, f->name, text, &v);
+    if (!rc && v == 0 && f->kind == K_SERV_U &&
+        f->offset == offsetof(kvb_serving, max_model_len))
+        rc = bad(cmd, f->name, text,
+                 "is out of range; allowed: 1 or more; omit the flag for "
+                 "the default (the model's max_position_embeddings)");
     if (!rc)
         rc = check_bounds(cmd, f, text, (double)v);
     if (!rc && f->size == sizeof(uint32_t) && v > UINT32_MAX)
@@ -329,8 +349,13 @@ static int set_value(const char *cmd, const flag *f, const char *text,
     case K_SERV_SIZE:
         return set_unsigned(cmd, f, text, &o->serving_flags, o->serving_set);
     case K_SERV_D:
-        if ((rc = parse_real(cmd, f->name, text, &d)) ||
-            (rc = check_bounds(cmd, f, text, d)))
+        if ((rc = parse_real(cmd, f->name, text, &d)))
+            return rc;
+        if (d == 0) /* the library's 0 means "the engine's default" */
+            return bad(cmd, f->name, text,
+                       "is out of range; allowed: (0, 1], above 0 and at "
+                       "most 1; omit the flag for the engine's default");
+        if ((rc = check_bounds(cmd, f, text, d)))
             return rc;
         o->serving_flags.gpu_memory_utilization = d;
         o->serving_set[f->index] = true;
@@ -373,7 +398,8 @@ static const flag *find_flag(const char *name, size_t len)
 
 static bool takes_value(const flag *f)
 {
-    return f->kind != K_JSON && f->kind != K_HELP && f->kind != K_SERV_FLAG;
+    return f->kind != K_JSON && f->kind != K_HELP && f->kind != K_SERV_FLAG &&
+           f->kind != K_CACHE;
 }
 
 /* One flag at argv[*i] ("--name value" or "--name=value"). */
@@ -404,6 +430,8 @@ static int parse_flag(const char *cmd, int argc, char **argv, int *i,
             o->json = true;
         else if (f->kind == K_HELP)
             o->help = true;
+        else if (f->kind == K_CACHE)
+            o->cache = true;
         else {
             o->serving_flags.enforce_eager = 1;
             o->serving_set[f->index] = true;
@@ -464,34 +492,8 @@ void cli_inputs_init(cli_inputs *in)
     st |= KVB_SERVING_INIT(&in->serving);
     st |= KVB_READ_INFO_INIT(&in->read);
     st |= KVB_COMMAND_INIT(&in->command);
+    st |= KVB_REF_INFO_INIT(&in->where);
     (void)st; /* our own sizeof: these cannot fail */
-}
-
-static bool looks_like_path(const char *s)
-{
-    size_t n = strlen(s);
-    struct stat sb;
-    return strchr(s, '/') || (n > 5 && !strcmp(s + n - 5, ".json")) ||
-           (n > 5 && !strcmp(s + n - 5, ".gguf")) || stat(s, &sb) == 0;
-}
-
-static int model_from_file(const cli_opts *o, cli_inputs *in)
-{
-    kvb_error e = KVB_ERROR_INIT;
-    if (kvb_model_read(o->model, &in->model, &in->quant, &in->read, &e)) {
-        if (e.line > 0)
-            cli_error(o->cmd, "--model %s: line %lld, column %lld: %s",
-                      o->model, (long long)e.line, (long long)e.column,
-                      e.message);
-        else
-            cli_error(o->cmd, "--model %s: %s", o->model, e.message);
-        return CLI_EXIT_USAGE;
-    }
-    if (in->read.weights_bytes)
-        in->serving.weights_bytes = in->read.weights_bytes;
-    in->from_file = true;
-    snprintf(in->model_source, sizeof in->model_source, "file");
-    return 0;
 }
 
 static int apply_model(const cli_opts *o, cli_inputs *in)
@@ -500,21 +502,9 @@ static int apply_model(const cli_opts *o, cli_inputs *in)
     for (int i = 0; i < CLI_MODEL_FLAGS; i++)
         any_arch |= o->model_set[i];
     if (o->model) {
-        kvb_error e = KVB_ERROR_INIT;
-        struct stat sb;
-        if (kvb_preset_model_find(o->model, &in->model, &e) == KVB_OK) {
-            snprintf(in->model_source, sizeof in->model_source, "preset");
-        } else if (!looks_like_path(o->model)) {
-            return cli_lib_error(o->cmd, &e);
-        } else if (stat(o->model, &sb) != 0) {
-            cli_error(o->cmd,
-                      "--model (%s) is neither a preset (`kvbudget "
-                      "list models`) nor a file or directory",
-                      o->model);
-            return CLI_EXIT_USAGE;
-        } else if (model_from_file(o, in)) {
-            return CLI_EXIT_USAGE;
-        }
+        int rc = cli_model_load(o, in);
+        if (rc)
+            return rc;
         in->have_model = true;
     }
     if (o->arch) {
@@ -815,6 +805,11 @@ void cli_print_input_help(FILE *out)
         "work)\n"
         "                           or a config.json / model directory / "
         ".gguf\n"
+        "                           or ORG/REPO[@REV][:QUANT], hf://..., "
+        "ollama://NAME[:TAG]\n"
+        "                           (HF cache, then the Hub; headers only)\n"
+        "  --cache                  store the Hub's config.json and index in "
+        "the HF cache\n"
         "  --arch NAME              family for architecture flags (llama, "
         "qwen2...)\n"
         "  --hidden-size N --num-hidden-layers N --num-attention-heads N\n"

@@ -30,14 +30,62 @@ void cli_style_init(cli_style *s)
     s->reset = s->on ? "\033[0m" : "";
 }
 
+/* ---- text from files and logs ---- */
+
+char *cli_escape(const char *s, char *out, size_t cap, bool keep_newlines)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    if (!cap)
+        return out;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char e[8];
+        size_t k = 0;
+        if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { /* C1 as UTF-8 */
+            memcpy(e, "\\u00", 4);
+            e[4] = hex[p[1] >> 4];
+            e[5] = hex[p[1] & 15];
+            k = 6;
+            p++;
+        } else if ((*p < 0x20 && !(keep_newlines && *p == '\n') &&
+                    *p != '\t') ||
+                   *p == 0x7F) {
+            e[0] = '\\';
+            e[1] = 'x';
+            e[2] = hex[*p >> 4];
+            e[3] = hex[*p & 15];
+            k = 4;
+        } else {
+            e[0] = (char)*p;
+            k = 1;
+        }
+        if (n + k >= cap)
+            break;
+        memcpy(out + n, e, k);
+        n += k;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+void cli_scrub(char *s, size_t cap)
+{
+    char tmp[1024];
+    if (cap > sizeof tmp)
+        cap = sizeof tmp;
+    cli_escape(s, tmp, cap, false);
+    memcpy(s, tmp, strlen(tmp) + 1);
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
+    char text[2048], safe[4096];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "kvbudget %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "kvbudget %s: %s\n", cmd,
+            cli_escape(text, safe, sizeof safe, false));
 }
 
 int cli_lib_error(const char *cmd, const kvb_error *e)
@@ -232,13 +280,13 @@ static void print_verdict(FILE *out, const cli_style *st, const kvb_plan *p)
                 cli_engine_label(p->engine), st->reset, text);
 }
 
-/* Everything the plan, the model file or the command line warns about,
- * in the human output too (not only in --json). */
+/* Everything the plan or the command line warns about, in the human
+ * output too (not only in --json). */
 void cli_print_warnings(FILE *out, const cli_style *st, const cli_inputs *in,
                         const kvb_plan *p)
 {
-    const char *lines[] = {in->read.warning, in->command.warning,
-                           p ? p->warning : ""};
+    /* the model file's warnings are printed when it is read (stderr) */
+    const char *lines[] = {in->command.warning, p ? p->warning : ""};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         if (lines[i][0])
             fprintf(out, "%swarning:%s %s\n", st->yellow, st->reset, lines[i]);
@@ -620,6 +668,40 @@ static json_t *model_file_json(const cli_inputs *in)
     return o;
 }
 
+/* Where a --model reference was read from: each figure's repository,
+ * revision (and the commit it pointed at) and file. */
+static json_t *model_ref_json(const cli_inputs *in)
+{
+    const kvb_ref_info *w = &in->where;
+    json_t *o = json_object();
+    set(o, "source", jstr_or_null(kvb_ref_source_name(w->source)));
+    set(o, "repo", json_string(w->repo));
+    set(o, "revision", json_string(w->revision));
+    set(o, "commit", json_string(w->commit));
+    set(o, "file", json_string(w->file));
+    set(o, "path", json_string(w->path));
+    set(o, "files_read", jint(w->file_count));
+    set(o, "splits", jint(w->split_count));
+    set(o, "http_requests", jint(w->http_requests));
+    set(o, "http_bytes", jint(w->http_bytes));
+    if (w->source == KVB_REF_SOURCE_OLLAMA) {
+        json_t *p = json_object();
+        const struct {
+            const char *name;
+            int64_t v;
+        } params[] = {{"num_ctx", w->num_ctx},
+                      {"num_batch", w->num_batch},
+                      {"num_gpu", w->num_gpu},
+                      {"num_predict", w->num_predict}};
+        for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+            set(p, params[i].name,
+                params[i].v < 0 ? json_null() : json_integer(params[i].v));
+        set(o, "ollama_params", p);
+        set(o, "ollama_params_json", json_string(w->params));
+    }
+    return o;
+}
+
 json_t *cli_plan_json(const cli_inputs *in, const kvb_plan *p)
 {
     json_t *o = json_object();
@@ -629,6 +711,8 @@ json_t *cli_plan_json(const cli_inputs *in, const kvb_plan *p)
         set(o, "model_file", model_file_json(in));
     if (in->have_command)
         set(o, "command", command_json(&in->command));
+    if (in->from_ref)
+        set(o, "model_ref", model_ref_json(in));
     return o;
 }
 

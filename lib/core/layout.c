@@ -33,13 +33,13 @@ typedef struct struct_row {
 #define KVB__TYPE_CHECK(expr, t)                                               \
     (0 * sizeof(char[_Generic((expr), t : 1, default : -1)]))
 #define KVB__POINTER_CHECK(expr)                                               \
-    (0 *                                                                       \
-     sizeof(char[_Generic(                                                     \
-         (expr), const kvb_model * : 1, const kvb_quant * : 1,                 \
-         const kvb_gpu * : 1, const kvb_serving * : 1, kvb_plan * : 1,         \
-         const uint32_t * : 1, const uint64_t * : 1, const double * : 1,       \
-         uint32_t * : 1, int32_t * : 1, uint64_t * : 1, double * : 1, default  \
-         : -1)]))
+    (0 * sizeof(char[_Generic(                                                 \
+             (expr), const kvb_model * : 1, const kvb_quant * : 1,             \
+             const kvb_gpu * : 1, const kvb_serving * : 1, kvb_plan * : 1,     \
+             const uint32_t * : 1, const uint64_t * : 1, const double * : 1,   \
+             uint32_t * : 1, int32_t * : 1, uint64_t * : 1, double * : 1,      \
+             const char * : 1, default                                         \
+             : -1)]))
 
 #define KVB__MEMBER(T, f) (((T *)0)->f)
 /* A scalar field of C type `t`. */
@@ -388,6 +388,42 @@ static const field_row read_info_fields[] = {
 };
 #undef T
 
+#define T kvb_ref_options
+static const field_row ref_options_fields[] = {
+    F(T, struct_size, size_t),
+    P(T, hf_endpoint),
+    P(T, hf_token),
+    P(T, hf_cache),
+    P(T, ollama_models),
+    F(T, flags, uint32_t),
+    F(T, max_parallel, uint32_t),
+    F(T, max_retries, uint32_t),
+    F(T, timeout_ms, uint32_t),
+    F(T, backoff_ms, uint32_t),
+};
+#undef T
+
+#define T kvb_ref_info
+static const field_row ref_info_fields[] = {
+    F(T, struct_size, size_t),
+    F(T, source, int32_t),
+    F(T, http_requests, uint32_t),
+    F(T, http_bytes, uint64_t),
+    A(T, repo, char),
+    A(T, revision, char),
+    A(T, commit, char),
+    A(T, file, char),
+    A(T, path, char),
+    F(T, file_count, uint32_t),
+    F(T, split_count, uint32_t),
+    F(T, num_ctx, int64_t),
+    F(T, num_batch, int64_t),
+    F(T, num_gpu, int64_t),
+    F(T, num_predict, int64_t),
+    A(T, params, char),
+};
+#undef T
+
 #define T kvb_device
 static const field_row device_fields[] = {
     F(T, struct_size, size_t),
@@ -508,6 +544,8 @@ static const struct_row structs[] = {
     S(kvb_fix, fix_fields),
     S(kvb_log_facts, log_facts_fields),
     S(kvb_read_info, read_info_fields),
+    S(kvb_ref_options, ref_options_fields),
+    S(kvb_ref_info, ref_info_fields),
     S(kvb_device, device_fields),
     S(kvb_validation_stage, validation_stage_fields),
     S(kvb_validation, validation_fields),

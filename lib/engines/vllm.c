@@ -24,6 +24,49 @@ int32_t kvb__vllm_accounting(uint32_t version)
     return KVB_ACCOUNTING_VLLM_V0;
 }
 
+/* ---- settings vLLM refuses ---- */
+
+/* --block-size choices by release, newest first: vLLM's BlockSize Literal
+ * (vllm/config/cache.py; before 0.8 the choices of --block-size in
+ * engine/arg_utils.py).  A size outside them makes vLLM exit at start-up,
+ * so a plan with it would describe an engine that never runs. */
+static const struct {
+    uint32_t since;    /* first release with these choices (packed) */
+    uint32_t sizes[8]; /* 0-terminated */
+} block_sizes[] = {
+    {1100, {1, 8, 16, 32, 64, 128, 256, 0}},
+    {800, {1, 8, 16, 32, 64, 128, 0}},
+    {600, {8, 16, 32, 64, 128, 0}},
+    {0, {8, 16, 32, 0}},
+};
+
+kvb_status kvb__vllm_block_size_check(uint32_t version, uint32_t block_size,
+                                      kvb_error *err)
+{
+    size_t row = 0;
+    while (version != 0 && version < block_sizes[row].since)
+        row++;
+    const uint32_t *z = block_sizes[row].sizes;
+    char allowed[64];
+    size_t n = 0;
+    for (size_t i = 0; z[i]; i++) {
+        if (z[i] == block_size)
+            return KVB_OK;
+        n += (size_t)snprintf(allowed + n, sizeof allowed - n, "%s%u",
+                              i ? ", " : "", z[i]);
+    }
+    char release[24];
+    if (version)
+        snprintf(release, sizeof release, "vLLM %u.%u", version / 10000,
+                 version / 100 % 100);
+    else
+        snprintf(release, sizeof release, "the newest vLLM");
+    return kvb__fail(err, KVB_ERANGE, "serving.block_size",
+                     "serving.block_size (%u) is not a block size %s "
+                     "accepts; allowed: %s",
+                     block_size, release, allowed);
+}
+
 static bool line_v0(const kvb__engine_in *in)
 {
     return in->accounting == KVB_ACCOUNTING_VLLM_V0;
@@ -1114,6 +1157,42 @@ static void vllm_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
 
 /* ---- the engine table ---- */
 
+/*
+ * vLLM's own choice of engine while both shipped (0.8.0 until V0 was
+ * removed, PR #25321, first missing in 0.11): EngineArgs.
+ * _is_v1_supported_oracle falls back to V0 for what V1 could not run.
+ * The checks that depend on a plan's inputs, by release (read in the
+ * 0.8.3/0.8.4 and 0.10 states of vllm/engine/arg_utils.py; the band edges
+ * between them are the nearest release we could date):
+ *   all:       compute capability below 8.0 ("Need at least Ampere").
+ *   0.8.x:     dtypes other than fp16/bf16 (V1_SUPPORTED_DTYPES), GGUF
+ *              (V1_UNSUPPORTED_QUANT), an fp8 KV cache unless FlashAttention
+ *              3 runs it (Hopper), pipeline parallelism without Ray.
+ * Returns the reason, or NULL when V1 runs it.
+ */
+const char *kvb__vllm_v0_fallback(const kvb__engine_in *in)
+{
+    uint32_t v = in->version;
+    if (v == 0 || v < 800 || v >= 1100)
+        return NULL;
+    uint32_t cc = in->gpu->compute_capability;
+    if (cc && cc < 80)
+        return "compute capability below 8.0";
+    if (v >= 900)
+        return NULL;
+    int32_t act = kvb__act_dtype(in->model, in->quant);
+    if (act != KVB_DTYPE_FP16 && act != KVB_DTYPE_BF16)
+        return "a dtype other than float16/bfloat16";
+    int32_t m = in->quant->method;
+    if (m >= KVB_QUANT_Q8_0 && m <= KVB_QUANT_Q4_0)
+        return "a GGUF checkpoint";
+    if (in->quant->kv_cache_dtype == KVB_DTYPE_FP8 && !(cc >= 90 && cc < 100))
+        return "an fp8 KV cache without FlashAttention 3";
+    if (in->s.pipeline_parallel_size > 1)
+        return "pipeline parallelism without the Ray executor";
+    return NULL;
+}
+
 static int32_t vllm_accounting_of(const kvb__engine_in *in)
 {
     int32_t forced = in->s.accounting;
@@ -1123,7 +1202,16 @@ static int32_t vllm_accounting_of(const kvb__engine_in *in)
     if (forced == KVB_ACCOUNTING_VLLM_V1 ||
         forced == KVB_ACCOUNTING_VLLM_V1_021)
         return newest ? KVB_ACCOUNTING_VLLM_V1_021 : KVB_ACCOUNTING_VLLM_V1;
+    if (kvb__vllm_v0_fallback(in))
+        return KVB_ACCOUNTING_VLLM_V0;
     return kvb__vllm_accounting(in->version);
+}
+
+static void warn(kvb_plan *p, const char *text)
+{
+    size_t n = strlen(p->warning);
+    snprintf(p->warning + n, sizeof p->warning - n, "%s%s", n ? "; " : "",
+             text);
 }
 
 /* "vllm-v0" and "vllm-v1" name the engine line explicitly (VLLM_USE_V1). */
@@ -1140,6 +1228,10 @@ static bool vllm_variant(const char *name, int32_t *accounting)
 
 static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
 {
+    kvb_status st =
+        kvb__vllm_block_size_check(in->version, in->s.block_size, err);
+    if (st)
+        return st;
     int32_t a = in->s.accounting;
     if (a >= 0 && a != KVB_ACCOUNTING_VLLM_V0 && a != KVB_ACCOUNTING_VLLM_V1 &&
         a != KVB_ACCOUNTING_VLLM_V1_021)
@@ -1183,10 +1275,36 @@ static bool vllm_startup_check(const kvb__engine_in *in)
  * 0.6.5; the worker's empty_cache in 0.3.1-0.6.3), so the room the
  * graphs find outside the budget is (total - usable) + activation peak -
  * context, not (total - usable) - context. */
+static void vllm_warnings(const kvb__engine_in *in, kvb_plan *p)
+{
+    char text[200];
+    const char *why = kvb__vllm_v0_fallback(in);
+    if (why && in->s.accounting < 0) {
+        snprintf(text, sizeof text,
+                 "vLLM %u.%u falls back to the V0 engine for %s "
+                 "(_is_v1_supported_oracle); planned as V0",
+                 in->version / 10000, in->version / 100 % 100, why);
+        warn(p, text);
+    }
+    /* 0.2.5-0.3.0 measured the peak as total - free after the profile,
+     * NCCL's buffers included, at TP > 1 (issue 13 rule 11): about a
+     * third fewer blocks in one report; no input can model it. */
+    if (in->version >= 205 && in->version < 301 &&
+        in->s.tensor_parallel_size > 1)
+        warn(p, "vLLM 0.2.5-0.3.0 counts NCCL memory in the profile at "
+                "TP > 1: expect fewer KV blocks than planned");
+    if (strstr(in->gpu->name, "MIG") || strstr(in->gpu->name, "vGPU") ||
+        strstr(in->gpu->name, "-1g.") || strstr(in->gpu->name, "-2g.") ||
+        strstr(in->gpu->name, "-3g."))
+        warn(p, "a MIG or vGPU profile: the free memory at start-up is "
+                "the profile's; pass --gpu-free if it is known");
+}
+
 static void vllm_finish(const kvb__engine_in *in, kvb_plan *p,
                         const kvb__stage_result *r)
 {
     (void)r;
+    vllm_warnings(in, p);
     if (in->version != 0 && in->version < 301)
         return;
     if (p->cudagraph_in_budget)

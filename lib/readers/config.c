@@ -811,7 +811,8 @@ kvb_status kvb__config_read(kvb__reader *r, const char *json, size_t len)
                               (int64_t)KVB_READ_MAX_JSON_BYTES,
                               "config (%zu bytes) exceeds the %u-byte limit",
                               len, KVB_READ_MAX_JSON_BYTES);
-    kvb_status st = kvb__json_load(r, json, len, 0, "config", &root);
+    kvb_status st = kvb__json_load(r, json, len, 0, "config",
+                                   KVB__JSON_MAX_CONFIG_TOKENS, &root);
     if (st)
         return st;
     cfg c = {r, root, root, NULL, &families[0]};

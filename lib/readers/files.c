@@ -93,29 +93,65 @@ typedef struct file {
     uint64_t size;
 } file;
 
-/* 0 for an open regular file, else the errno io_fail reports. */
-static int regular_or_errno(int fd, uint64_t *size)
+/* What a path is that is neither a regular file nor a directory. */
+static const char *special_kind(mode_t mode)
 {
+    return S_ISFIFO(mode)   ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "not a regular file";
+}
+
+static kvb_status special_fail(kvb__reader *r, const char *path, mode_t mode)
+{
+    kvb__reader_source(r, path);
+    return kvb__read_fail(r, KVB_EIO, "path", -1, -1, -1,
+                          "file (%s) is %s; allowed: a regular file or a "
+                          "directory",
+                          path, special_kind(mode));
+}
+
+/* Open a file for reading without waiting: open(2) on a FIFO with no
+ * writer blocks forever, so the file is opened non-blocking, its type
+ * checked, and only a regular file is kept (then in blocking mode). */
+static kvb_status open_regular(kvb__reader *r, const char *path, int *fd,
+                               uint64_t *size)
+{
+    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (*fd < 0)
+        return io_fail(r, path, errno, "file");
     struct stat sb;
-    if (fstat(fd, &sb) != 0)
-        return errno;
-    if (S_ISDIR(sb.st_mode))
-        return EISDIR;
-    if (!S_ISREG(sb.st_mode))
-        return EINVAL;
+    kvb_status st = KVB_OK;
+    if (fstat(*fd, &sb) != 0)
+        st = io_fail(r, path, errno, "file");
+    else if (S_ISDIR(sb.st_mode))
+        st = io_fail(r, path, EISDIR, "file");
+    else if (!S_ISREG(sb.st_mode))
+        st = special_fail(r, path, sb.st_mode);
+    else if (fcntl(*fd, F_SETFL, O_RDONLY) != 0)
+        st = io_fail(r, path, errno, "file");
+    if (st) {
+        close(*fd);
+        *fd = -1;
+        return st;
+    }
     *size = (uint64_t)sb.st_size;
-    return 0;
+    return KVB_OK;
 }
 
 static kvb_status file_open(kvb__reader *r, const char *path, file *out)
 {
-    out->f = fopen(path, "rb");
-    if (!out->f)
-        return io_fail(r, path, errno, "file");
-    int e = regular_or_errno(fileno(out->f), &out->size);
-    if (e) {
-        fclose(out->f);
-        out->f = NULL;
+    int fd = -1;
+    out->f = NULL;
+    out->size = 0;
+    kvb_status st = open_regular(r, path, &fd, &out->size);
+    if (st)
+        return st;
+    out->f = fdopen(fd, "rb");
+    if (!out->f) {
+        int e = errno;
+        close(fd);
         return io_fail(r, path, e, "file");
     }
     return KVB_OK;
@@ -128,16 +164,7 @@ static kvb_status file_open(kvb__reader *r, const char *path, file *out)
 static kvb_status fd_open(kvb__reader *r, const char *path, int *fd,
                           uint64_t *size)
 {
-    *fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (*fd < 0)
-        return io_fail(r, path, errno, "file");
-    int e = regular_or_errno(*fd, size);
-    if (e) {
-        close(*fd);
-        *fd = -1;
-        return io_fail(r, path, e, "file");
-    }
-    return KVB_OK;
+    return open_regular(r, path, fd, size);
 }
 
 /* Bytes [at, at + n) of an open file into p: the bytes read (short only
@@ -437,7 +464,7 @@ static kvb_status read_weights_beside(kvb__reader *r, const char *dir)
 
 static kvb_status gguf_file(kvb__reader *r, const char *path)
 {
-    file fl;
+    file fl = {NULL, 0};
     kvb_status st = file_open(r, path, &fl);
     if (st)
         return st;
@@ -525,7 +552,7 @@ typedef enum kind { KIND_GGUF, KIND_SAFETENSORS, KIND_JSON, KIND_OTHER } kind;
 
 static kvb_status sniff(kvb__reader *r, const char *path, kind *k)
 {
-    file fl;
+    file fl = {NULL, 0};
     kvb_status st = file_open(r, path, &fl);
     if (st)
         return st;

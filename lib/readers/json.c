@@ -203,11 +203,17 @@ kvb_status kvb__json_fail(kvb__reader *r, kvb_status status,
     return kvb__read_fail(r, status, field, pos[0], pos[1], pos[2], "%s", text);
 }
 
-/* The nesting check: a linear pass, strings skipped. */
-static kvb_status check_depth(kvb__reader *r, const char *what)
+/* The shape check: a linear pass, strings skipped, before any tree is
+ * built.  Nesting deeper than KVB_READ_MAX_JSON_DEPTH is refused, and so
+ * is a text with more than max_tokens structural bytes ('{', '[', ',',
+ * ':'): jansson spends 50 to 150 bytes per value, so "[],[],..." would
+ * cost 50 times its size; the caller's cap is what its format can hold. */
+static kvb_status check_shape(kvb__reader *r, const char *what,
+                              uint64_t max_tokens)
 {
     scan c = {r->json, r->json_len, 0, 1, 0};
     size_t depth = 0;
+    uint64_t tokens = 0;
     while (c.i < c.n) {
         char ch = c.s[c.i];
         if (ch == '"') {
@@ -217,9 +223,17 @@ static kvb_status check_depth(kvb__reader *r, const char *what)
         if (ch == '\n')
             newline(&c);
         else if (ch == '{' || ch == '[')
-            depth++;
+            depth++, tokens++;
         else if ((ch == '}' || ch == ']') && depth)
             depth--;
+        else if (ch == ',' || ch == ':')
+            tokens++;
+        if (tokens > max_tokens)
+            return kvb__read_fail(r, KVB_ELIMIT, what, c.line, column_of(&c),
+                                  (int64_t)(r->json_base + c.i),
+                                  "%s holds more than %llu values; allowed: "
+                                  "what a %s holds",
+                                  what, (unsigned long long)max_tokens, what);
         if (depth > KVB_READ_MAX_JSON_DEPTH)
             return kvb__read_fail(r, KVB_ELIMIT, what, c.line, column_of(&c),
                                   (int64_t)(r->json_base + c.i),
@@ -231,12 +245,13 @@ static kvb_status check_depth(kvb__reader *r, const char *what)
 }
 
 kvb_status kvb__json_load(kvb__reader *r, const char *text, size_t len,
-                          uint64_t base, const char *what, json_t **out)
+                          uint64_t base, const char *what, uint64_t max_tokens,
+                          json_t **out)
 {
     r->json = text;
     r->json_len = len;
     r->json_base = base;
-    kvb_status st = check_depth(r, what);
+    kvb_status st = check_shape(r, what, max_tokens);
     if (st)
         return st;
     json_error_t jerr;

@@ -229,6 +229,26 @@ kvb_status kvb__read_finish(kvb__reader *r, kvb_model *model, kvb_quant *quant,
         locate_field(r);
         return st;
     }
+    /* safetensors stores no parameter in less than one bit (packed 4-bit
+     * and MXFP4 take 4): fewer weight bytes mean the index's total_size is
+     * wrong or the shards are not the config's.  (A GGUF's tensors are
+     * its model, so its bytes are the model's by construction.) */
+    uint64_t params = 0;
+    bool st_bytes = r->info.weights_format == KVB_FORMAT_SAFETENSORS ||
+                    r->info.weights_format == KVB_FORMAT_SAFETENSORS_INDEX;
+    if (st_bytes)
+        kvb__model_params(&m, &params, NULL);
+    if (st_bytes && r->info.weights_bytes && r->info.weights_bytes < params / 8)
+        return kvb__read_fail(
+            r, KVB_EPARSE, "weights_bytes", -1, -1, -1,
+            "weights (%llu bytes%s) are less than 1 bit for each of the "
+            "model's %llu parameters; allowed: at least %llu bytes",
+            (unsigned long long)r->info.weights_bytes,
+            r->info.shard_count == 0 &&
+                    r->info.weights_format == KVB_FORMAT_SAFETENSORS_INDEX
+                ? ", the index's total_size, no shard present"
+                : "",
+            (unsigned long long)params, (unsigned long long)(params / 8));
     kvb__struct_out(&r->model, sizeof r->model, model);
     if (quant)
         kvb__struct_out(&r->quant, sizeof r->quant, quant);

@@ -214,8 +214,9 @@ static kvb_status st_jansson(kvb__reader *r, const unsigned char *p, uint64_t n,
                              uint64_t *bytes, uint64_t *count)
 {
     json_t *root = NULL;
-    kvb_status st = kvb__json_load(r, (const char *)p + 8, (size_t)n, 8,
-                                   "safetensors header", &root);
+    kvb_status st =
+        kvb__json_load(r, (const char *)p + 8, (size_t)n, 8,
+                       "safetensors header", KVB__JSON_MAX_ST_TOKENS, &root);
     if (st)
         return st;
     size_t entries = json_object_size(root);
@@ -377,7 +378,8 @@ static kvb_status index_jansson(kvb__reader *r, const char *json, size_t len,
                                 uint64_t *total_size, uint64_t *entries)
 {
     json_t *root = NULL, *map = NULL;
-    kvb_status st = kvb__json_load(r, json, len, 0, "index", &root);
+    kvb_status st = kvb__json_load(r, json, len, 0, "index",
+                                   KVB__JSON_MAX_INDEX_TOKENS, &root);
     if (st)
         return st;
     const char **names = NULL;

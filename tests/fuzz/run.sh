@@ -6,7 +6,7 @@
 #
 #   tests/fuzz/run.sh [seconds-per-target] [target...]
 #
-# Targets: config safetensors st_index gguf log (default: all), 60 s each by
+# Targets: config safetensors st_index gguf log files (default: all), 60 s each by
 # default.  KVB_FUZZ_BUILD sets the build directory (default build-fuzz),
 # CC_FUZZ the compiler (default clang).  New inputs go to
 # <build>/fuzz-corpus/<target>, never into the source tree; a crash leaves
@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-config safetensors st_index gguf log}
+targets=${*:-config safetensors st_index gguf log files}
 build=${KVB_FUZZ_BUILD:-$root/build-fuzz}
 jobs=$(nproc 2>/dev/null || echo 2)
 
@@ -35,10 +35,8 @@ for t in $targets; do
     mkdir -p "$work"
     set -- "$work" "$here/corpus/$t"
     dict=
-    if [ "$t" = config ]; then
-        set -- "$@" "$root/tests/data/configs"
-        dict="-dict=$here/config.dict"
-    fi
+    [ -f "$here/$t.dict" ] && dict="-dict=$here/$t.dict"
+    [ "$t" = config ] && set -- "$@" "$root/tests/data/configs"
     if (cd "$build" && "$build/tests/fuzz/fuzz_$t" $dict \
             -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
             -print_final_stats=1 "$@") >"$log" 2>&1; then

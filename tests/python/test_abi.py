@@ -162,6 +162,7 @@ class TestEnums(unittest.TestCase):
         (kvbudget.LogFact, "map:KVB_LOG_FACT_MAP", ""),
         (kvbudget.Format, "kvb_format", "FORMAT_"),
         (kvbudget.ReadField, "kvb_read_field", ""),
+        (kvbudget.RefSource, "kvb_ref_source", "REF_SOURCE_"),
         (kvbudget.Stage, "kvb_stage", ""),
     ]
 

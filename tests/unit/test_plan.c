@@ -425,7 +425,43 @@ static void test_plan_verdict_names(void **state)
     assert_null(kvb_verdict_reason(KVB_VERDICT_LAST_));
 }
 
+/* Issue 13 rule 3: from 0.8.0 until V0 was removed, vLLM picks V0 by
+ * itself for what V1 cannot run (EngineArgs._is_v1_supported_oracle in
+ * vllm/engine/arg_utils.py at 0.8.3/0.8.4 and 0.10): a T4 (compute
+ * capability 7.5) or float32; forcing the line (VLLM_USE_V1=1,
+ * vllm-v1@X) keeps V1. */
+static void test_plan_v0_fallback(void **state)
+{
+    (void)state;
+    inputs in = setup_inputs("Llama-3.2-1B", 15 * GIB);
+    in.s.max_model_len = 4096;
+    in.s.engine_version = 803;
+    kvb_plan p = plan(&in);
+    assert_int_equal(p.accounting, KVB_ACCOUNTING_VLLM_V1);
+    assert_string_equal(p.warning, "");
+    in.g.compute_capability = 75; /* T4 */
+    p = plan(&in);
+    assert_int_equal(p.accounting, KVB_ACCOUNTING_VLLM_V0);
+    assert_non_null(strstr(p.warning, "compute capability below 8.0"));
+    in.s.engine_version = 1001; /* still in 0.10.1 */
+    assert_int_equal(plan(&in).accounting, KVB_ACCOUNTING_VLLM_V0);
+    in.s.engine_version = 1100; /* V0 is gone */
+    assert_int_equal(plan(&in).accounting, KVB_ACCOUNTING_VLLM_V1);
+    in.s.engine_version = 803;
+    in.s.accounting = KVB_ACCOUNTING_VLLM_V1; /* VLLM_USE_V1=1 */
+    p = plan(&in);
+    assert_int_equal(p.accounting, KVB_ACCOUNTING_VLLM_V1);
+    assert_string_equal(p.warning, "");
+    in.s.accounting = -1;
+    in.g.compute_capability = 80;
+    in.q.dtype = KVB_DTYPE_FP32; /* V1_SUPPORTED_DTYPES at 0.8.x */
+    assert_int_equal(plan(&in).accounting, KVB_ACCOUNTING_VLLM_V0);
+    in.s.engine_version = 1001; /* the dtype check is gone by 0.10 */
+    assert_int_equal(plan(&in).accounting, KVB_ACCOUNTING_VLLM_V1);
+}
+
 KVB_TESTS(cmocka_unit_test(test_plan_seed_arithmetic),
+          cmocka_unit_test(test_plan_v0_fallback),
           cmocka_unit_test(test_plan_seed_scout_does_not_fit),
           cmocka_unit_test(test_plan_seed_value_error_v0),
           cmocka_unit_test(test_plan_value_error_v1),

@@ -8,9 +8,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "testing.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char dir[64];
@@ -340,8 +342,72 @@ static void test_read_files_plan(void **state)
     remove_name("config.json");
 }
 
+/* A FIFO blocks open(2) until a writer comes: the reader refuses it by its
+ * type, named, without waiting (alarm: a hang fails the test). */
+static void test_read_files_special(void **state)
+{
+    (void)state;
+    char path[256];
+    path_of(path, sizeof path, "pipe.gguf");
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(20);
+    got g = read_name("pipe.gguf");
+    assert_int_equal(g.st, KVB_EIO);
+    assert_string_equal(g.e.field, "path");
+    assert_non_null(strstr(g.e.message, "is a FIFO"));
+    assert_non_null(strstr(g.e.message, "pipe.gguf"));
+    /* a directory whose only .gguf is that FIFO */
+    g = read_name("");
+    assert_int_equal(g.st, KVB_EIO);
+    assert_non_null(strstr(g.e.message, "is a FIFO"));
+    /* a config.json that is a FIFO is not read either */
+    remove_name("pipe.gguf");
+    path_of(path, sizeof path, "config.json");
+    assert_int_equal(mkfifo(path, 0600), 0);
+    g = read_name("config.json");
+    assert_int_equal(g.st, KVB_EIO);
+    assert_non_null(strstr(g.e.message, "is a FIFO"));
+    /* a character device */
+    g = read_path("/dev/null");
+    assert_int_equal(g.st, KVB_EIO);
+    assert_non_null(strstr(g.e.message, "is a character device"));
+    alarm(0);
+    remove_name("config.json");
+}
+
+/* An index whose shards are all missing, with a total_size that cannot be
+ * the model's (1 byte for 1,692,928 parameters): an error, not a plan with
+ * no weights.  1 bit per parameter is 1,692,928 / 8 = 211,616 bytes. */
+static void test_read_files_index_no_shards(void **state)
+{
+    (void)state;
+    write_text("config.json", config, sizeof config - 1);
+    const char *index = "{\"metadata\": {\"total_size\": 1}, \"weight_map\": "
+                        "{\"model.embed_tokens.weight\": \"a.safetensors\", "
+                        "\"lm_head.weight\": \"b.safetensors\"}}";
+    write_text("model.safetensors.index.json", index, strlen(index));
+    got g = read_name("");
+    assert_int_equal(g.st, KVB_EPARSE);
+    assert_string_equal(g.e.field, "weights_bytes");
+    assert_non_null(strstr(g.e.message, "1 bytes, the index's total_size"));
+    assert_non_null(strstr(g.e.message, "at least 211616 bytes"));
+    /* the smallest plausible total_size passes, with the warning */
+    index = "{\"metadata\": {\"total_size\": 211616}, \"weight_map\": "
+            "{\"lm_head.weight\": \"b.safetensors\"}}";
+    write_text("model.safetensors.index.json", index, strlen(index));
+    g = read_name("");
+    expect_ok(&g);
+    assert_int_equal(g.info.weights_bytes, 211616);
+    assert_non_null(strstr(g.info.warning, "1 of 1 shards are not present"));
+    remove_name("model.safetensors.index.json");
+    remove_name("config.json");
+}
+
 KVB_TESTS(
     cmocka_unit_test_setup_teardown(test_read_files_sharded, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_files_single, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_files_errors, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_read_files_plan, setup, teardown));
+    cmocka_unit_test_setup_teardown(test_read_files_plan, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_read_files_special, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_read_files_index_no_shards, setup,
+                                    teardown));

@@ -29,7 +29,9 @@ loader (see :mod:`kvbudget._capi`).
 from __future__ import annotations
 
 from . import _errors, presets
-from ._api import (Explanation, LogInputs, ModelFile, apply_fix, arch,
+from ._api import (REF_NO_CACHE, REF_NO_ENV, REF_OFFLINE, REF_STORE_CACHE,
+                   Explanation, LogInputs, ModelFile, ModelRef, apply_fix,
+                   arch, hub_built, read_model_ref,
                    device_gpu, dtype, engine, explain, field_bounds, fix, gpu,
                    instance, instance_gpu, kv_bytes_per_token,
                    library_version, log_inputs, model, param_count,
@@ -43,11 +45,13 @@ from ._capi import library_path, set_library_path
 from ._enums import (AUTO_BYTES, GIB, Accounting, Arch, Dtype, Engine,
                      FixKind, Format, Fp8Scale, LogFact, LogFailure, LogKnown,
                      LogPhase, ModelFlag, QuantFlag, QuantMethod, ReadField,
-                     RenderFormat, Split, Stage, Status, Storage, TensorRole,
+                     RefSource, RenderFormat, Split, Stage, Status, Storage,
+                     TensorRole,
                      Verdict)
 from ._errors import KvbError, KvbLibraryError, error_class
 from ._types import (AdviceOptions, Device, Fix, Gpu, Instance, LogFacts,
-                     Model, Plan, Quant, ReadInfo, Serving, Tensor, Validation,
+                     Model, Plan, Quant, ReadInfo, RefInfo, Serving, Tensor,
+                     Validation,
                      ValidationStage, Weights)
 from ._version import REQUIRED_ABI, __version__
 
@@ -63,7 +67,9 @@ __all__ = [
     "Explanation", "LogInputs",
     # readers, probe
     "read_model", "parse_config", "parse_safetensors", "parse_gguf",
-    "ModelFile", "probe_count", "probe_device", "device_gpu", "validate",
+    "ModelFile", "read_model_ref", "ModelRef", "RefInfo", "RefSource",
+    "hub_built", "REF_OFFLINE", "REF_NO_ENV", "REF_STORE_CACHE",
+    "REF_NO_CACHE", "probe_count", "probe_device", "device_gpu", "validate",
     # building blocks
     "model", "gpu", "instance", "instance_gpu", "quant", "serving",
     "weights", "kv_bytes_per_token", "param_count", "tensors",

@@ -17,7 +17,7 @@ from . import _capi
 from ._enums import Dtype, LogFailure, LogKnown, QuantMethod, Status
 from ._errors import error_class
 from ._types import (AdviceOptions, Device, Fix, Gpu, Instance, LogFacts,
-                     Model, Plan, Quant, ReadInfo, Serving, Tensor,
+                     Model, Plan, Quant, ReadInfo, RefInfo, Serving, Tensor,
                      Validation, Weights, set_field)
 
 ModelLike = Union[str, Model, _capi.Model]
@@ -434,6 +434,10 @@ def render_fix(f: "Fix", model: ModelLike,
 def _as_bytes(data: Union[str, bytes, bytearray, memoryview]) -> bytes:
     if isinstance(data, str):
         return data.encode("utf-8", "surrogateescape")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        # bytes(5) would be five NUL bytes, not a log
+        raise TypeError(f"log text must be str or bytes, not "
+                        f"{type(data).__name__}")
     return bytes(data)
 
 
@@ -526,6 +530,74 @@ def read_model(path: Union[str, "os.PathLike[str]"]) -> ModelFile:
     cm, cq, ci = _capi.Model(), _capi.Quant(), _capi.ReadInfo()
     _lib().kvb_model_read(os.fsencode(path), cm, cq, ci, _capi.Error())
     return ModelFile(Model.from_c(cm), Quant.from_c(cq), ReadInfo.from_c(ci))
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """A model read from a reference (:func:`read_model_ref`): what
+    :class:`ModelFile` holds, and ``where`` it came from."""
+
+    model: Model
+    quant: Quant
+    info: "ReadInfo"
+    where: "RefInfo"
+
+
+#: kvb_ref_options.flags
+REF_OFFLINE, REF_NO_ENV, REF_STORE_CACHE, REF_NO_CACHE = 0x1, 0x2, 0x4, 0x8
+
+
+def read_model_ref(ref: str, *, endpoint: Optional[str] = None,
+                   token: Optional[str] = None,
+                   hf_cache: Optional[str] = None,
+                   ollama_models: Optional[str] = None,
+                   offline: bool = False, use_env: bool = True,
+                   use_cache: bool = True, store_cache: bool = False,
+                   max_parallel: Optional[int] = None,
+                   max_retries: Optional[int] = None,
+                   timeout_ms: Optional[int] = None,
+                   backoff_ms: Optional[int] = None) -> ModelRef:
+    """``kvb_model_read_ref``: a model where it lives, headers only:
+    ``ORG/REPO[@REV][:QUANT]`` or ``hf://...`` (the Hugging Face cache,
+    then the Hub), ``ollama://NAME[:TAG]`` (the Ollama store), or a local
+    path.  Arguments left None take the environment (HF_ENDPOINT,
+    HF_TOKEN, HF_HUB_CACHE / HF_HOME, OLLAMA_MODELS, HF_HUB_OFFLINE) unless
+    ``use_env`` is False, then the library's defaults."""
+    opt = _capi.RefOptions()
+    keep = []  # the strings must outlive the call
+
+    def text(value: Optional[str]) -> Optional[int]:
+        if value is None:
+            return None
+        buf = ctypes.create_string_buffer(os.fsencode(value))
+        keep.append(buf)
+        return ctypes.addressof(buf)
+
+    opt.hf_endpoint = text(endpoint)
+    opt.hf_token = text(token)
+    opt.hf_cache = text(hf_cache)
+    opt.ollama_models = text(ollama_models)
+    opt.flags = ((REF_OFFLINE if offline else 0) |
+                 (0 if use_env else REF_NO_ENV) |
+                 (0 if use_cache else REF_NO_CACHE) |
+                 (REF_STORE_CACHE if store_cache else 0))
+    for name, value in (("max_parallel", max_parallel),
+                        ("max_retries", max_retries),
+                        ("timeout_ms", timeout_ms),
+                        ("backoff_ms", backoff_ms)):
+        if value is not None:
+            setattr(opt, name, value)
+    cm, cq, ci = _capi.Model(), _capi.Quant(), _capi.ReadInfo()
+    cw = _capi.RefInfo()
+    _lib().kvb_model_read_ref(ref.encode(), opt, cm, cq, ci, cw,
+                              _capi.Error())
+    return ModelRef(Model.from_c(cm), Quant.from_c(cq), ReadInfo.from_c(ci),
+                    RefInfo.from_c(cw))
+
+
+def hub_built() -> bool:
+    """``kvb_hub_built``: whether this library reads from the Hub."""
+    return bool(_lib().kvb_hub_built())
 
 
 def parse_config(text: Union[str, bytes]) -> ModelFile:

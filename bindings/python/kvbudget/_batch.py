@@ -403,7 +403,11 @@ def plan_batch(models: Union[ModelLike, Sequence[ModelLike]],
     outputs = {k: _new_output(t, n, use_numpy) for k, t in OUTPUTS}
     plan_arr = (_capi.Plan * n)() if plans else None
 
-    threads = max(1, min(operator.index(threads), n or 1))
+    threads = operator.index(threads)
+    if threads < 1:
+        raise _range_error("threads", f"({threads}) is out of range; "
+                           f"allowed: 1 or more")
+    threads = min(threads, n or 1)
     step = -(-n // threads) if n else 0
     chunks = [(s, min(n, s + step)) for s in range(0, n, step)] if n else \
         [(0, 0)]

@@ -388,6 +388,33 @@ class ReadInfo(CStruct):
 
 
 @_mirror
+class RefOptions(CStruct):
+    """``kvb_ref_options`` (the string fields are ``const char *``)."""
+    _c_name_ = "kvb_ref_options"
+    _c_init_ = "kvb_ref_options_init"
+    _spec_ = (("struct_size", "size_t"), ("hf_endpoint", "pointer"),
+              ("hf_token", "pointer"), ("hf_cache", "pointer"),
+              ("ollama_models", "pointer"), ("flags", "uint32_t"),
+              ("max_parallel", "uint32_t"), ("max_retries", "uint32_t"),
+              ("timeout_ms", "uint32_t"), ("backoff_ms", "uint32_t"))
+
+
+@_mirror
+class RefInfo(CStruct):
+    """``kvb_ref_info``."""
+    _c_name_ = "kvb_ref_info"
+    _c_init_ = "kvb_ref_info_init"
+    _spec_ = (("struct_size", "size_t"), ("source", "int32_t"),
+              ("http_requests", "uint32_t"), ("http_bytes", "uint64_t"),
+              ("repo", "char", 128), ("revision", "char", 128),
+              ("commit", "char", 72), ("file", "char", 256),
+              ("path", "char", 512), ("file_count", "uint32_t"),
+              ("split_count", "uint32_t"), ("num_ctx", "int64_t"),
+              ("num_batch", "int64_t"), ("num_gpu", "int64_t"),
+              ("num_predict", "int64_t"), ("params", "char", 512))
+
+
+@_mirror
 class Device(CStruct):
     """``kvb_device``."""
     _c_name_ = "kvb_device"
@@ -683,6 +710,14 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
      _status, _check),
     ("kvb_read_field_name", [c_uint], _str, _string),
     ("kvb_format_name", [c_int], _str, _string),
+    ("kvb_ref_options_init", [_P(RefOptions), c_size_t], _status,
+     _check_init),
+    ("kvb_ref_info_init", [_P(RefInfo), c_size_t], _status, _check_init),
+    ("kvb_model_read_ref",
+     [_str, _P(RefOptions), _P(Model), _P(Quant), _P(ReadInfo), _P(RefInfo),
+      _P(Error)], _status, _check),
+    ("kvb_ref_source_name", [c_int], _str, _string),
+    ("kvb_hub_built", [], c_uint, None),
     # Probe and validate
     ("kvb_device_init", [_P(Device), c_size_t], _status, _check_init),
     ("kvb_probe_count", [_P(c_uint32), _P(Error)], _status, _check),
@@ -771,6 +806,78 @@ def _candidates() -> Iterator[Tuple[str, bool]]:
         yield found, False
 
 
+# ---------------------------------------------------------------------------
+# Checked arguments: ctypes would wrap an out-of-range integer (2**32 + 1
+# becomes 1), cut a string at a NUL byte and take an int as an address.
+# These argtypes refuse instead, as Python's own APIs do: KvbERANGE (a
+# ValueError) for a number out of its C type's range, ValueError for an
+# embedded NUL, TypeError for the wrong type.
+# ---------------------------------------------------------------------------
+
+def _range_error(c_type: str, value: int, lo: int, hi: int) -> Exception:
+    status = int(_errors.Status.ERANGE)
+    return _errors.error_class(status)(
+        status, "KVB_ERANGE", "argument",
+        f"argument ({value}) does not fit the C type {c_type}; allowed: "
+        f"{lo}..{hi}")
+
+
+def _int_check(c_type: str, bits: int, signed: bool) -> Callable[[Any], None]:
+    lo = -(1 << (bits - 1)) if signed else 0
+    hi = (1 << (bits - 1)) - 1 if signed else (1 << bits) - 1
+
+    def check(value: Any) -> None:
+        if isinstance(value, int) and not lo <= value <= hi:
+            raise _range_error(c_type, value, lo, hi)
+    return check
+
+
+def _buffer_check(value: Any) -> None:
+    if value is not None and not isinstance(value, (bytes, bytearray)):
+        raise TypeError(f"a C string argument must be bytes, not "
+                        f"{type(value).__name__}")
+
+
+def _text_check(value: Any) -> None:
+    _buffer_check(value)
+    if value is not None and b"\0" in value:
+        raise ValueError("embedded null byte")
+
+
+_CHECKS: Dict[Any, Callable[[Any], None]] = {
+    c_char_p: _text_check,
+    c_int32: _int_check("int32_t", 32, True),
+    c_uint32: _int_check("uint32_t", 32, False),
+    c_uint64: _int_check("uint64_t", 64, False),
+    c_int64: _int_check("int64_t", 64, True),
+    c_int: _int_check("int", 8 * sizeof(c_int), True),
+    c_size_t: _int_check("size_t", 8 * sizeof(c_size_t), False),
+}
+
+
+class _Guarded:
+    """A library function whose scalar arguments are checked before ctypes
+    converts them (ctypes would wrap 2**32 + 1 to 1 and cut text at a NUL,
+    and its own errors come as ArgumentError).  Everything else, argtypes
+    included, is the ctypes function's."""
+
+    __slots__ = ("_func", "_checks")
+
+    def __init__(self, func: Any,
+                 checks: List[Tuple[int, Callable[[Any], None]]]) -> None:
+        self._func = func
+        self._checks = checks
+
+    def __call__(self, *args: Any) -> Any:
+        for i, check in self._checks:
+            if i < len(args):
+                check(args[i])
+        return self._func(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._func, name)
+
+
 def _register(lib: ctypes.CDLL, path: str) -> None:
     for name, argtypes, restype, errcheck in _FUNCTIONS:
         try:
@@ -785,6 +892,13 @@ def _register(lib: ctypes.CDLL, path: str) -> None:
         func.restype = restype
         if errcheck is not None:
             func.errcheck = errcheck
+        # a char * followed by a size_t is a buffer: NUL bytes are data
+        checks = [(i, _buffer_check
+                   if t is c_char_p and argtypes[i + 1:i + 2] == [c_size_t]
+                   else _CHECKS[t])
+                  for i, t in enumerate(argtypes) if t in _CHECKS]
+        if checks:
+            setattr(lib, name, _Guarded(func, checks))
 
 
 def _check_library(lib: ctypes.CDLL, path: str) -> None:

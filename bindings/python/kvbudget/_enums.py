@@ -358,6 +358,16 @@ class ReadField(enum.IntEnum):
     QUANT_FLAGS = 32
     WEIGHTS_BYTES = 33
 
+class RefSource(enum.IntEnum):
+    """``kvb_ref_source``: where a model reference was read from."""
+
+    NONE = 0
+    PATH = 1
+    HF_CACHE = 2
+    HUB = 3
+    OLLAMA = 4
+
+
 class Stage(enum.IntEnum):
     """``kvb_stage``: the stages of a validation run."""
 
@@ -391,6 +401,7 @@ NAME_FUNCTIONS: Dict[Type[enum.IntEnum], str] = {
     LogPhase: "kvb_log_phase_name",
     LogFact: "kvb_log_fact_name",
     Format: "kvb_format_name",
+    RefSource: "kvb_ref_source_name",
     ReadField: "kvb_read_field_name",
     Stage: "kvb_stage_name",
 }

@@ -18,12 +18,14 @@ from typing import Any, ClassVar, Dict, Iterator, Tuple, Type, TypeVar
 from . import _capi
 from ._enums import (GIB, Accounting, Arch, Dtype, Engine, FixKind,
                      Fp8Scale, Format, LogFact, LogFailure, LogPhase,
-                     ModelFlag, QuantFlag, QuantMethod, ReadField, Split,
+                     ModelFlag, QuantFlag, QuantMethod, ReadField,
+                     RefSource, Split,
                      Status, Storage, TensorRole, Verdict)
 from ._errors import error_class
 
 __all__ = ["Model", "Quant", "Gpu", "Serving", "Plan", "Instance", "Weights",
-           "Tensor", "AdviceOptions", "Fix", "LogFacts", "ReadInfo", "Device",
+           "Tensor", "AdviceOptions", "Fix", "LogFacts", "ReadInfo", "RefInfo",
+           "Device",
            "ValidationStage", "Validation", "GiBView"]
 
 T = TypeVar("T", bound="_CMirror")
@@ -648,6 +650,32 @@ class ReadInfo(_CMirror):
 
 
 @dataclass(frozen=True)
+class RefInfo(_CMirror):
+    """``kvb_ref_info``: where a model reference was read from (the Hub,
+    the Hugging Face cache, the Ollama store), with Ollama's params."""
+
+    _c_struct_ = _capi.RefInfo
+    _c_prefix_ = "where"
+    _enums_ = {"source": RefSource}
+
+    source: RefSource = RefSource.NONE
+    http_requests: int = 0
+    http_bytes: int = 0
+    repo: str = ""
+    revision: str = ""
+    commit: str = ""
+    file: str = ""
+    path: str = ""
+    file_count: int = 0
+    split_count: int = 0
+    num_ctx: int = -1
+    num_batch: int = -1
+    num_gpu: int = -1
+    num_predict: int = -1
+    params: str = ""
+
+
+@dataclass(frozen=True)
 class Device(_CMirror):
     """``kvb_device``: a CUDA device as the probe saw it."""
 
@@ -726,7 +754,7 @@ class Validation(_CMirror):
 DATACLASSES: Dict[str, Type[_CMirror]] = {
     cls._c_struct_._c_name_: cls
     for cls in (Model, Quant, Gpu, Serving, Instance, Weights, Tensor, Plan,
-                AdviceOptions, Fix, LogFacts, ReadInfo, Device,
+                AdviceOptions, Fix, LogFacts, ReadInfo, RefInfo, Device,
                 ValidationStage, Validation)
 }
 

@@ -48,8 +48,8 @@ static void idle_gpus(const kvb_model *m, const kvb_quant *q, const kvb_gpu *g,
                       const kvb_serving *s, const kvb_plan *p, hbuf *h)
 {
     uint32_t dp = p->data_parallel_size ? p->data_parallel_size : 1;
-    uint64_t used = (uint64_t)p->tensor_parallel_size *
-                    p->pipeline_parallel_size * dp;
+    uint64_t used =
+        (uint64_t)p->tensor_parallel_size * p->pipeline_parallel_size * dp;
     if (g->count <= used)
         return;
     uint32_t idle = g->count - (uint32_t)used;
@@ -83,8 +83,9 @@ static void idle_gpus(const kvb_model *m, const kvb_quant *q, const kvb_gpu *g,
                 (unsigned long long)p->max_kv_tokens);
     }
     if (p->fits && g->count / used >= 2)
-        say(h, "%s or %llu replicas (data parallel) serve %llu times the "
-               "requests",
+        say(h,
+            "%s or %llu replicas (data parallel) serve %llu times the "
+            "requests",
             best ? ";" : " ", (unsigned long long)(g->count / used),
             (unsigned long long)(g->count / used));
     say(h, ".\n");

@@ -108,7 +108,8 @@ static void test_search_combined_l40s(void **state)
     assert_int_equal(advise(&m, &q, &g, &s, f, &n), KVB_OK);
     const kvb_fix *first = NULL;
     for (size_t i = 0; i < n; i++) {
-        if (f[i].kind == KVB_FIX_UTILIZATION || f[i].kind == KVB_FIX_ENFORCE_EAGER)
+        if (f[i].kind == KVB_FIX_UTILIZATION ||
+            f[i].kind == KVB_FIX_ENFORCE_EAGER)
             assert_false(f[i].fits);
         if (f[i].kind == KVB_FIX_COMBINED && !first)
             first = &f[i];
@@ -128,8 +129,7 @@ static void test_search_combined_l40s(void **state)
             continue;
         uint32_t len = KVB_FIX_CHANGE_MAX_MODEL_LEN;
         for (size_t j = 0; j < n; j++) {
-            if (j == i || !f[j].fits ||
-                f[j].max_model_len < f[i].max_model_len)
+            if (j == i || !f[j].fits || f[j].max_model_len < f[i].max_model_len)
                 continue;
             uint32_t a = f[j].changes & ~len, b = f[i].changes & ~len;
             if ((a & ~b) == 0 && a != b)
@@ -145,20 +145,20 @@ static void test_search_checkpoints(void **state)
     size_t row = 0;
     kvb_error e = KVB_ERROR_INIT;
     assert_true(kvb_preset_checkpoint_count() >= 20);
-    assert_int_equal(kvb_preset_checkpoint_find("llama-3.1-70b",
-                                                KVB_QUANT_GPTQ_4, &row, &e),
-                     KVB_OK);
+    assert_int_equal(
+        kvb_preset_checkpoint_find("llama-3.1-70b", KVB_QUANT_GPTQ_4, &row, &e),
+        KVB_OK);
     assert_string_equal(kvb_preset_checkpoint_name(row),
                         "hugging-quants/Meta-Llama-3.1-70B-Instruct-GPTQ-INT4");
     assert_string_equal(kvb_preset_checkpoint_model(row), "Llama-3.1-70B");
     assert_int_equal(kvb_preset_checkpoint_method(row), KVB_QUANT_GPTQ_4);
-    assert_non_null(strstr(kvb_preset_checkpoint_source(row), "hugging-quants"));
+    assert_non_null(
+        strstr(kvb_preset_checkpoint_source(row), "hugging-quants"));
     assert_int_equal(kvb_preset_checkpoint_find("Mistral-Small-24B-2501",
                                                 KVB_QUANT_AWQ_4, &row, &e),
                      KVB_ENOTFOUND);
     assert_string_equal(e.field, "model");
-    assert_int_equal(kvb_preset_checkpoint_find(NULL, 0, &row, &e),
-                     KVB_EINVAL);
+    assert_int_equal(kvb_preset_checkpoint_find(NULL, 0, &row, &e), KVB_EINVAL);
     assert_null(kvb_preset_checkpoint_name(kvb_preset_checkpoint_count()));
     assert_int_equal(kvb_preset_checkpoint_method(9999), -1);
     /* every row names a model preset and a repository "org/name" */
@@ -192,9 +192,9 @@ static void test_search_hints(void **state)
     assert_int_equal(needed, strlen(buf) + 1);
     assert_non_null(strstr(buf, "1 of the 2 GPUs sits idle"));
     assert_non_null(strstr(buf, "Tensor parallel 2 over them"));
-    assert_int_equal(kvb_plan_hints(&m, NULL, &g, NULL, &p, small,
-                                    sizeof small, NULL, &e),
-                     KVB_EBUFSIZE);
+    assert_int_equal(
+        kvb_plan_hints(&m, NULL, &g, NULL, &p, small, sizeof small, NULL, &e),
+        KVB_EBUFSIZE);
     assert_int_equal(strlen(small), sizeof small - 1);
     /* one GPU, a given length, a GPU with bfloat16: nothing to say */
     g.count = 1;

@@ -780,6 +780,15 @@ kvb_status kvb_serving_engine_set(kvb_serving *serving, const char *spec,
 KVB_API
 const char *kvb_engine_name(int engine);
 
+/**
+ * Whether this build plans for an engine: 1 when kvb_plan_compute() models
+ * it, 0 for a kvb_engine value it does not (yet) model or an unknown one.
+ * Iterate 0 .. while kvb_engine_name() is not NULL to list them.
+ * @since 0.2
+ */
+KVB_API
+int kvb_engine_available(int engine);
+
 /** Accounting name ("vllm-v1-0.21"); NULL if unknown. @since 0.1 */
 KVB_API
 const char *kvb_accounting_name(int accounting);

@@ -23,6 +23,8 @@
  * status ---- */
 int kvb_cli_plan(int argc, char **argv);
 int kvb_cli_fix(int argc, char **argv);
+int kvb_cli_compare(int argc, char **argv);
+int kvb_cli_fit(int argc, char **argv);
 int kvb_cli_explain(int argc, char **argv);
 int kvb_cli_list(int argc, char **argv);
 /* Provided by cmd_probe.c; probe_default.c has weak stand-ins. */

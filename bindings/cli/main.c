@@ -21,6 +21,10 @@ static const command commands[] = {
     {"explain", kvb_cli_explain,
      "what a vLLM or CUDA OOM log means and what "
      "to do"},
+    {"compare", kvb_cli_compare,
+     "the same plan on every engine kvbudget models, side by side"},
+    {"fit", kvb_cli_fit,
+     "the cheapest instances, engines and formats that serve a goal"},
     {"list", kvb_cli_list, "presets: models, gpus, instances, quants"},
     {"probe", kvb_cli_probe, "measure this machine's GPUs (CUDA builds)"},
     {"validate", kvb_cli_validate,
@@ -75,9 +79,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(commands[i].name, cmd))
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr,
-            "kvbudget: unknown command %s; allowed: plan, fix, "
-            "explain, list, probe, validate (see kvbudget --help)\n",
-            cmd);
+    fprintf(
+        stderr,
+        "kvbudget: unknown command %s; allowed: plan, fix, "
+        "explain, compare, fit, list, probe, validate (see kvbudget --help)\n",
+        cmd);
     return CLI_EXIT_USAGE;
 }

@@ -103,7 +103,7 @@ static const flag flags[] = {
     {"--gpu-memory-utilization", NULL, K_SERV_D,
      offsetof(kvb_serving, gpu_memory_utilization), sizeof(double), 0,
      "serving.gpu_memory_utilization"},
-    SU("--max-model-len", NULL, max_model_len, 1),
+    SU("--max-model-len", "--context", max_model_len, 1),
     SU("--tensor-parallel-size", "-tp", tensor_parallel_size, 2),
     SU("--pipeline-parallel-size", "-pp", pipeline_parallel_size, 3),
     SU("--block-size", NULL, block_size, 4),

@@ -40,8 +40,8 @@ static void plan_row(const cli_inputs *base, int32_t engine, row *r)
     r->in = *base;
     r->fix.fits = 0;
     r->error[0] = '\0';
-    r->status = kvb_serving_engine_set(&r->in.serving, kvb_engine_name(engine),
-                                       &e);
+    r->status =
+        kvb_serving_engine_set(&r->in.serving, kvb_engine_name(engine), &e);
     if (!r->status && (r->status = KVB_PLAN_INIT(&r->plan)) == KVB_OK)
         r->status = kvb_plan_compute(&r->in.model, &r->in.quant, &r->in.gpu,
                                      &r->in.serving, &r->plan, &e);
@@ -78,9 +78,9 @@ static json_t *row_json(const row *r)
     json_t *p = cli_plan_json(&r->in, &r->plan);
     json_object_set_new(o, "fits", json_boolean(r->plan.fits));
     json_object_set_new(o, "plan", p);
-    json_object_set_new(o, "needs", r->fix.fits
-                                        ? cli_fixes_json(&r->in, &r->fix, 1)
-                                        : json_array());
+    json_object_set_new(o, "needs",
+                        r->fix.fits ? cli_fixes_json(&r->in, &r->fix, 1)
+                                    : json_array());
     return o;
 }
 
@@ -139,8 +139,9 @@ int kvb_cli_compare(int argc, char **argv)
         return 0;
     }
     if (o.npositional) {
-        cli_error("compare", "unexpected argument %s; see `kvbudget compare "
-                             "--help`",
+        cli_error("compare",
+                  "unexpected argument %s; see `kvbudget compare "
+                  "--help`",
                   o.positional[0]);
         return CLI_EXIT_USAGE;
     }

@@ -40,7 +40,7 @@ typedef struct option_row {
 
 static int weight_bits(int32_t method)
 {
-    return method == KVB_QUANT_FP8                                 ? 8
+    return method == KVB_QUANT_FP8                                   ? 8
            : method == KVB_QUANT_AWQ_4 || method == KVB_QUANT_GPTQ_4 ? 4
                                                                      : 16;
 }
@@ -84,7 +84,8 @@ static bool plan_instance(const cli_inputs *base, const kvb_instance *inst,
             continue;
         for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
             int32_t method = formats[f];
-            if (method != KVB_QUANT_AUTO && base->quant.method != KVB_QUANT_AUTO)
+            if (method != KVB_QUANT_AUTO &&
+                base->quant.method != KVB_QUANT_AUTO)
                 continue; /* a quantized model stays as it is */
             if (!runs_on(method, g.compute_capability))
                 continue;
@@ -99,8 +100,8 @@ static bool plan_instance(const cli_inputs *base, const kvb_instance *inst,
                     KVB_PLAN_INIT(&r.plan))
                     break;
                 s.tensor_parallel_size = tp;
-                if (kvb_plan_compute(&base->model, &q, &g, &s, &r.plan,
-                                     NULL) != KVB_OK ||
+                if (kvb_plan_compute(&base->model, &q, &g, &s, &r.plan, NULL) !=
+                        KVB_OK ||
                     !r.plan.fits)
                     continue;
                 if (KVB_FIX_INIT(&r.fix))
@@ -201,8 +202,9 @@ int kvb_cli_fit(int argc, char **argv)
         return 0;
     }
     if (o.npositional || o.gpu || o.instance || o.gpu_memory_set) {
-        cli_error("fit", "%s; fit searches the instance presets (see "
-                         "`kvbudget fit --help`)",
+        cli_error("fit",
+                  "%s; fit searches the instance presets (see "
+                  "`kvbudget fit --help`)",
                   o.npositional ? "unexpected argument"
                                 : "--gpu, --gpu-memory and --instance are "
                                   "for plan and fix");
@@ -243,8 +245,8 @@ int kvb_cli_fit(int argc, char **argv)
             json_t *fx = cli_fixes_json(&one, &rows[i].fix, 1);
             json_t *x = json_incref(json_array_get(fx, 0));
             json_decref(fx);
-            json_object_set_new(x, "engine",
-                                json_string(kvb_engine_name(rows[i].fix.engine)));
+            json_object_set_new(
+                x, "engine", json_string(kvb_engine_name(rows[i].fix.engine)));
             json_array_append_new(a, x);
         }
         json_t *j = json_object();
@@ -253,7 +255,8 @@ int kvb_cli_fit(int argc, char **argv)
                             json_integer((json_int_t)in.serving.max_model_len));
         json_object_set_new(j, "concurrency",
                             json_integer((json_int_t)in.serving.concurrency));
-        json_object_set_new(j, "deployments_that_fit", json_integer((json_int_t)n));
+        json_object_set_new(j, "deployments_that_fit",
+                            json_integer((json_int_t)n));
         json_object_set_new(j, "cheapest", a);
         if ((rc = cli_json_print("fit", j)))
             return rc;
@@ -263,8 +266,8 @@ int kvb_cli_fit(int argc, char **argv)
            "presets serve it\n",
            in.model.name, (unsigned long long)in.serving.max_model_len,
            in.serving.concurrency ? in.serving.concurrency : 1,
-           in.cloud[0] ? " on " : "", in.cloud, in.max_price > 0 ? " under the price" : "",
-           n);
+           in.cloud[0] ? " on " : "", in.cloud,
+           in.max_price > 0 ? " under the price" : "", n);
     if (!n) {
         puts("Nothing fits: a shorter --context, fewer --concurrency, or a "
              "higher --max-price.");

@@ -11,11 +11,16 @@ static void fix_help(void)
           "For a plan that does not fit (or holds fewer requests than\n"
           "--concurrency), the remedies in the order to try them: lower\n"
           "--max-model-len, change --gpu-memory-utilization, --enforce-eager,\n"
-          "an FP8 KV cache, a smaller weight format, tensor parallelism, a\n"
-          "bigger instance.  Each is re-planned and shown with its predicted\n"
-          "KV tokens and concurrency, as vLLM flags, a Kubernetes container\n"
-          "args: block and, for instances, a Karpenter NodePool\n"
-          "requirements: snippet.\n\n",
+          "an FP8 KV cache, combined changes on the GPUs at hand (TP over\n"
+          "them, utilization, eager, FP8 KV cache, a shorter context), a\n"
+          "smaller weight format (a published checkpoint, or how to make\n"
+          "one), tensor parallelism, a bigger instance (the same family\n"
+          "first; --cloud aws|gcp|azure and --max-price USD filter them).\n"
+          "Each is re-planned and shown with its predicted KV tokens and\n"
+          "concurrency, what it gives up (context, concurrency, speed,\n"
+          "quality, money) and whether it is on the Pareto front, as engine\n"
+          "flags, a Kubernetes container args: block and, for instances, a\n"
+          "Karpenter NodePool requirements: snippet.\n\n",
           stdout);
     cli_print_input_help(stdout);
     fputs("\nExit status: 0 the plan already fits, 1 it does not (remedies "

@@ -387,8 +387,9 @@ void kvb__advise_combined(kvb__actx *c)
         }
     }
     /* keep the minimal ones: no fix found so far, and no other candidate,
-     * fits with a subset of the changes and at least the context */
-    kvb_fix keep[KVB__ARRAY_LEN(cand)];
+     * fits with a subset of the changes and at least the context (indices
+     * into cand, to keep the stack small) */
+    size_t keep[KVB__ARRAY_LEN(cand)];
     size_t nk = 0;
     for (size_t i = 0; i < nc; i++) {
         bool drop = false;
@@ -400,24 +401,26 @@ void kvb__advise_combined(kvb__actx *c)
         for (size_t j = 0; j < nc && !drop; j++)
             drop = j != i && redundant(&cand[j], &cand[i]);
         if (!drop && popcount(cand[i].changes) >= 2)
-            keep[nk++] = cand[i];
+            keep[nk++] = i;
     }
     for (size_t i = 0; i < nk; i++) {
-        if (keep[i].changes & KVB_FIX_CHANGE_UTILIZATION)
-            least_utilization(c, &keep[i]);
-        keep[i].changes = changes_of(c, &keep[i]);
-        keep[i].gives_up = gives_up_of(c, &keep[i], 0.0) & ~KVB_FIX_COST_MONEY;
+        kvb_fix *f = &cand[keep[i]];
+        if (f->changes & KVB_FIX_CHANGE_UTILIZATION)
+            least_utilization(c, f);
+        f->changes = changes_of(c, f);
+        f->gives_up = gives_up_of(c, f, 0.0) & ~KVB_FIX_COST_MONEY;
     }
     /* insertion sort, then the first MAX_COMBINED */
     for (size_t i = 1; i < nk; i++)
-        for (size_t j = i; j > 0 && listed_before(c, &keep[j], &keep[j - 1]);
+        for (size_t j = i;
+             j > 0 && listed_before(c, &cand[keep[j]], &cand[keep[j - 1]]);
              j--) {
-            kvb_fix t = keep[j];
+            size_t t = keep[j];
             keep[j] = keep[j - 1];
             keep[j - 1] = t;
         }
     for (size_t i = 0; i < nk && i < MAX_COMBINED; i++) {
-        combined_text(c, &keep[i]);
-        kvb__fix_push(c, &keep[i]);
+        combined_text(c, &cand[keep[i]]);
+        kvb__fix_push(c, &cand[keep[i]]);
     }
 }

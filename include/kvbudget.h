@@ -1185,8 +1185,9 @@ kvb_status kvb_instance_gpu(const kvb_instance *inst, kvb_gpu *gpu,
  * When a plan does not fit (or holds fewer requests than wanted),
  * kvb_advise() lists the changes an operator tries, in the order they are
  * tried: lower max_model_len, change gpu_memory_utilization, enforce
- * eager mode, an FP8 KV cache, a smaller weight format, tensor
- * parallelism over more GPUs, a bigger cloud instance.  Every candidate is
+ * eager mode, an FP8 KV cache, those changes combined on the GPUs at hand,
+ * a smaller weight format, tensor parallelism over more GPUs, a bigger
+ * cloud instance.  Every candidate is
  * re-planned with kvb_plan_compute(), so each kvb_fix carries its
  * predicted outcome, and kvb_fix_render() turns it into the engine's
  * flags, a Kubernetes container `args:` block or a Karpenter NodePool
@@ -1371,19 +1372,39 @@ kvb_status kvb_fix_init(kvb_fix *fix, size_t struct_size);
  *     (always listed when a direction applies);
  *  3. KVB_FIX_ENFORCE_EAGER (always listed unless already eager);
  *  4. KVB_FIX_KV_CACHE_FP8 (listed only when it makes the plan fit);
- *  5. KVB_FIX_QUANTIZE: formats with fewer weight bytes than the current
+ *  5. KVB_FIX_COMBINED (@since 0.2): changes combined on the GPUs at
+ *     hand (tensor parallelism over the GPUs present, utilization up to
+ *     max_utilization then lowered to the least that fits, eager, an FP8
+ *     KV cache, and the longest friendly max_model_len that fits when the
+ *     full one does not); only minimal combinations (none whose changes,
+ *     apart from the length, include another fitting fix's with at least
+ *     its context), the full context first, then fewer costs (speed
+ *     before quality), at most 5;
+ *  6. KVB_FIX_QUANTIZE: formats with fewer weight bytes than the current
  *     one, least aggressive first, each with kvb_quant_method_note() as
- *     its quality note; the ones that fit, or else the smallest one;
- *  6. KVB_FIX_TENSOR_PARALLEL: the smallest tensor-parallel size that
+ *     its quality note and where its weights come from (a published
+ *     checkpoint, kvb_fix.checkpoint, or the tool that makes one); the
+ *     ones that fit, or else the smallest one;
+ *  7. KVB_FIX_TENSOR_PARALLEL: the smallest tensor-parallel size that
  *     fits on the GPUs given, or, without an instance, on more GPUs of
  *     the same kind (up to max_gpus);
- *  7. KVB_FIX_INSTANCE: the cheapest instance presets that fit, each with
+ *  8. KVB_FIX_INSTANCE: the cheapest instance of the same family as
+ *     options.instance (the same GPU on the same cloud; title ends in
+ *     "(same family)"), then the max_instances cheapest others, on
+ *     options.cloud and at or under options.max_price_per_hour, each with
  *     the largest tensor-parallel size (its GPU count, then smaller powers
  *     of two) that fits; unknown prices sort last.
+ * Every fix then gets changes, gives_up, price_per_gpu_hour, checkpoint
+ * and pareto (1: it fits and no other fitting fix is at least as good on
+ * context, concurrency, speed, quality and $/hour, and better on one).
+ * With options.measured_max_model_len, fixes on the same GPUs, split and
+ * weight format propose no more than it, rescaled by the KV memory they
+ * add and the bytes per token they save.
  * A plan that already fits gets no fixes.  Changing TP, PP or the GPU
  * resets the measured overrides of serving (cuda_context, non_torch,
- * activation, cudagraph bytes) to KVB_AUTO_BYTES; changing the
- * quantization resets serving.weights_bytes to 0.
+ * activation, cudagraph bytes) to KVB_AUTO_BYTES and
+ * loaded_weights_bytes to 0; changing the quantization resets
+ * serving.weights_bytes and loaded_weights_bytes to 0.
  * @param[in]  model, quant, gpu, serving  the inputs, as for
  *             kvb_plan_compute() (quant and serving may be NULL).
  * @param[in]  options  NULL for the defaults.
@@ -1425,7 +1446,10 @@ kvb_status kvb_fix_apply(const kvb_fix *fix, kvb_quant *quant, kvb_gpu *gpu,
  * Write a fix as text: KVB_RENDER_VLLM_ARGS gives one line of
  * `vllm serve` flags (--model, --max-model-len, --gpu-memory-utilization,
  * and --tensor-parallel-size, --pipeline-parallel-size, --enforce-eager,
- * --quantization, --kv-cache-dtype where they apply);
+ * --quantization, --kv-cache-dtype where they apply; an AWQ, GPTQ or FP8
+ * fix serves fix.checkpoint, or the model preset's published checkpoint
+ * when fix.checkpoint is "", or for AWQ/GPTQ a local /models/ directory,
+ * never the base repository with --quantization awq|gptq);
  * KVB_RENDER_K8S_ARGS the same flags as a container `args:` block;
  * KVB_RENDER_KARPENTER a NodePool `requirements:` snippet for an
  * instance: karpenter.k8s.aws/instance-family and instance-size on AWS,

@@ -25,7 +25,8 @@ static const command commands[] = {
      "the same plan on every engine kvbudget models, side by side"},
     {"fit", kvb_cli_fit,
      "the cheapest instances, engines and formats that serve a goal"},
-    {"list", kvb_cli_list, "presets: models, gpus, instances, quants"},
+    {"list", kvb_cli_list,
+     "presets: models, gpus, instances, quants, checkpoints"},
     {"probe", kvb_cli_probe, "measure this machine's GPUs (CUDA builds)"},
     {"validate", kvb_cli_validate,
      "check a plan against real allocations "

@@ -1327,6 +1327,14 @@ typedef struct kvb_fix {
     double price_per_gpu_hour;       /* USD per GPU per hour: the
                                         instance's, else the cheapest
                                         instance with this GPU; 0 unknown */
+    double usd_per_million_tokens;   /* USD per million generated tokens
+                                        at the wanted concurrency, from the
+                                        price and the decode roofline (each
+                                        step reads the weights and the
+                                        batch's KV cache, half of
+                                        max_model_len per request, at the
+                                        GPU's memory bandwidth): a lower
+                                        bound; 0 unknown */
 } kvb_fix;
 
 /* ---- What a fix changes (kvb_fix.changes), @since 0.2 ---- */

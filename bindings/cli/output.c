@@ -503,8 +503,12 @@ static void print_gives_up(FILE *out, const cli_inputs *in, const kvb_fix *f)
     }
     if (!f->gives_up)
         fputs(" nothing", out);
-    if (f->price_per_gpu_hour > 0)
+    if (f->instance[0] && f->price_per_hour > 0)
+        fprintf(out, "; $%.2f/hour", f->price_per_hour);
+    else if (f->price_per_gpu_hour > 0)
         fprintf(out, "; $%.2f/hour", f->price_per_gpu_hour * f->gpu_count);
+    if (f->usd_per_million_tokens > 0)
+        fprintf(out, ", from $%.2f per 1M tokens", f->usd_per_million_tokens);
     fputs(f->pareto ? "; Pareto-optimal\n" : "\n", out);
     (void)in;
 }
@@ -770,6 +774,9 @@ static json_t *fix_json(const cli_inputs *in, const kvb_fix *f)
             json_array_append_new(gives, json_string(cost_words[i].word));
     set(o, "gives_up", gives);
     set(o, "pareto", json_boolean(f->pareto));
+    set(o, "usd_per_million_tokens",
+        f->usd_per_million_tokens > 0 ? json_real(f->usd_per_million_tokens)
+                                      : json_null());
     set(o, "price_per_gpu_hour",
         f->price_per_gpu_hour > 0 ? json_real(f->price_per_gpu_hour)
                                   : json_null());

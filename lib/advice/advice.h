@@ -48,4 +48,11 @@ bool kvb__fix_dominates(const kvb__actx *c, const kvb_fix *a, const kvb_fix *b);
 /* search.c: set pareto on each of n fixes (1: fits and nothing dominates). */
 void kvb__pareto_mark(const kvb__actx *c, kvb_fix *fixes, size_t n);
 
+/* search.c: memory bandwidth of a GPU preset in bytes/s; 0 unknown. */
+double kvb__gpu_bandwidth(const char *gpu_name);
+/* search.c: USD per million generated tokens of a fitting fix at the
+ * wanted concurrency: the decode roofline (memory-bandwidth bound), so a
+ * lower bound on the real cost; 0 when price or bandwidth is unknown. */
+double kvb__usd_per_mtok(const kvb_fix *f, uint32_t concurrency);
+
 #endif

@@ -208,6 +208,7 @@ void kvb__advise_finish(kvb__actx *c)
         f->changes = changes_of(c, f);
         f->gives_up = gives_up_of(c, f, base_hourly);
         fill_checkpoint(c, f);
+        f->usd_per_million_tokens = kvb__usd_per_mtok(f, c->base.concurrency);
     }
     kvb__pareto_mark(c, c->all, c->n);
 }
@@ -423,4 +424,58 @@ void kvb__advise_combined(kvb__actx *c)
         combined_text(c, &cand[keep[i]]);
         kvb__fix_push(c, &cand[keep[i]]);
     }
+}
+
+/* ---- $/million tokens ---- */
+
+/* Memory bandwidth per GPU preset, GB/s (10^9 bytes): shared/data/
+ * gpus.json `bandwidth_gbs`, vendor datasheet figures (most recalled, not
+ * checked against a primary source: confidence medium); H200 from
+ * github:allenai/open-instruct#1441, B200 from github:pytorch/ao#4002,
+ * A100 80GB PCIe from mixbench#47.  A100-80GB: the SXM figure. */
+static const struct {
+    const char *gpu;
+    double gbs;
+} bandwidths[] = {
+    {"T4", 320},           {"A10G", 600},       {"A10", 600},
+    {"L4", 300},           {"L40", 864},        {"L40S", 864},
+    {"A100-40GB", 1555},   {"A100-80GB", 2039}, {"H100", 3350},
+    {"H100-PCIe", 2000},   {"H100-NVL", 3900},  {"H200", 4800},
+    {"GH200", 4000},       {"B200", 7672},      {"RTX-3090", 936},
+    {"RTX-4090", 1008},    {"RTX-5090", 1792},  {"RTX-A6000", 768},
+    {"RTX-6000-Ada", 960}, {"V100-16GB", 900},  {"V100-32GB", 900},
+    {"MI210", 1638},       {"MI250X", 3277},    {"MI300X", 5300},
+    {"MI325X", 6000},
+};
+
+double kvb__gpu_bandwidth(const char *gpu_name)
+{
+    for (size_t i = 0; i < KVB__ARRAY_LEN(bandwidths); i++)
+        if (kvb__strcasecmp(bandwidths[i].gpu, gpu_name) == 0)
+            return bandwidths[i].gbs * 1e9;
+    return 0.0;
+}
+
+double kvb__usd_per_mtok(const kvb_fix *f, uint32_t concurrency)
+{
+    double bw = kvb__gpu_bandwidth(f->gpu_name);
+    double usd = f->instance[0] && f->price_per_hour > 0
+                     ? f->price_per_hour
+                     : f->price_per_gpu_hour * f->gpu_count;
+    if (!f->fits || bw <= 0 || usd <= 0 || !f->max_kv_tokens)
+        return 0.0;
+    /* decode is bound by memory bandwidth: each step every GPU reads its
+     * weights and the KV cache of the requests in the batch (on average
+     * half of max_model_len each); pipeline stages run one after another */
+    double n = concurrency ? concurrency : 1;
+    if (f->max_concurrency >= 1.0 && n > f->max_concurrency)
+        n = (double)(uint64_t)f->max_concurrency;
+    double kv_per_token =
+        (double)f->kv_budget_bytes_per_gpu / (double)f->max_kv_tokens;
+    double bytes = (double)f->weights_bytes_per_gpu +
+                   n * ((double)f->max_model_len / 2.0) * kv_per_token;
+    uint32_t pp = f->pipeline_parallel_size ? f->pipeline_parallel_size : 1;
+    double step_s = bytes * pp / bw;
+    double tokens_per_hour = n / step_s * 3600.0;
+    return usd / tokens_per_hour * 1e6;
 }

@@ -306,6 +306,7 @@ static const field_row fix_fields[] = {
     F(T, gives_up, uint32_t),
     F(T, pareto, uint32_t),
     F(T, price_per_gpu_hour, double),
+    F(T, usd_per_million_tokens, double),
 };
 #undef T
 

@@ -208,7 +208,38 @@ static void test_search_hints(void **state)
     assert_string_equal(buf, "");
 }
 
+/* $/million tokens: the decode roofline, by hand.  An H100 (3350 GB/s)
+ * at $10/hour, 10 GB of weights, 1 MB of KV per token (1 GB of KV cache
+ * over 1000 tokens), max_model_len 2000 (1000 on average), 2 requests:
+ * a step reads 10e9 + 2 x 1000 x 1e6 = 12e9 bytes in 12e9 / 3.35e12 =
+ * 3.582 ms, 2 tokens a step = 2,010,000 tokens an hour: $4.975 per 1M. */
+static void test_search_usd_per_mtok(void **state)
+{
+    (void)state;
+    kvb_fix f = hand_fix(2000, 5.0, 0, 0.0);
+    snprintf(f.gpu_name, sizeof f.gpu_name, "H100");
+    snprintf(f.instance, sizeof f.instance, "x");
+    f.price_per_hour = 10.0;
+    f.weights_bytes_per_gpu = 10000000000ull;
+    f.kv_budget_bytes_per_gpu = 1000000000ull;
+    f.max_kv_tokens = 1000;
+    f.pipeline_parallel_size = 1;
+    double want = 10.0 / (2.0 / (12e9 / 3350e9) * 3600.0) * 1e6;
+    assert_float_equal(kvb__usd_per_mtok(&f, 2), want, 1e-9);
+    assert_float_equal(want, 4.975, 0.001);
+    /* more requests than the cache holds: capped at 5 */
+    double five = 10.0 / (5.0 / ((10e9 + 5e9) / 3350e9) * 3600.0) * 1e6;
+    assert_float_equal(kvb__usd_per_mtok(&f, 64), five, 1e-9);
+    /* unknown bandwidth or price, or a fix that does not fit: 0 */
+    f.price_per_hour = 0;
+    assert_float_equal(kvb__usd_per_mtok(&f, 2), 0.0, 0.0);
+    f.price_per_hour = 10.0;
+    snprintf(f.gpu_name, sizeof f.gpu_name, "no-such-gpu");
+    assert_float_equal(kvb__usd_per_mtok(&f, 2), 0.0, 0.0);
+}
+
 KVB_TESTS(cmocka_unit_test(test_search_pareto_hand_made),
+          cmocka_unit_test(test_search_usd_per_mtok),
           cmocka_unit_test(test_search_combined_l40s),
           cmocka_unit_test(test_search_checkpoints),
           cmocka_unit_test(test_search_hints));

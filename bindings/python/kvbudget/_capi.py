@@ -335,7 +335,7 @@ class Fix(CStruct):
         ("note", "char", 192), ("engine", "int32_t"),
         ("checkpoint", "char", 128), ("changes", "uint32_t"),
         ("gives_up", "uint32_t"), ("pareto", "uint32_t"),
-        ("price_per_gpu_hour", "double"),
+        ("price_per_gpu_hour", "double"), ("usd_per_million_tokens", "double"),
     )
 
 

@@ -532,6 +532,7 @@ class Fix(_CMirror):
     gives_up: int = 0
     pareto: int = 0
     price_per_gpu_hour: float = 0.0
+    usd_per_million_tokens: float = 0.0
 
     @property
     def kind_name(self) -> str:

@@ -53,8 +53,33 @@ static json_t *hints_json(const char *hints)
     return a;
 }
 
+/* `plan --engine all`: the plan on every engine, as `compare` gives it. */
+static int engine_all(int argc, char **argv)
+{
+    static char *rest[CLI_MAX_ENGINE_WORDS * 2 + 64];
+    int n = 0;
+    bool all = false;
+    for (int i = 0; i < argc && n < (int)(sizeof rest / sizeof rest[0]); i++) {
+        if (i + 1 < argc && !strcmp(argv[i], "--engine") &&
+            !strcmp(argv[i + 1], "all")) {
+            all = true;
+            i++;
+            continue;
+        }
+        if (!strcmp(argv[i], "--engine=all")) {
+            all = true;
+            continue;
+        }
+        rest[n++] = argv[i];
+    }
+    return all ? kvb_cli_compare(n, rest) : -1;
+}
+
 int kvb_cli_plan(int argc, char **argv)
 {
+    int all = engine_all(argc, argv);
+    if (all >= 0)
+        return all;
     cli_opts o;
     cli_inputs in;
     kvb_plan p;

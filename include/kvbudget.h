@@ -1381,13 +1381,15 @@ kvb_status kvb_fix_init(kvb_fix *fix, size_t struct_size);
  *  3. KVB_FIX_ENFORCE_EAGER (always listed unless already eager);
  *  4. KVB_FIX_KV_CACHE_FP8 (listed only when it makes the plan fit);
  *  5. KVB_FIX_COMBINED (@since 0.2): changes combined on the GPUs at
- *     hand (tensor parallelism over the GPUs present, utilization up to
+ *     hand (FP8 or AWQ weights where the GPU runs them, tensor
+ *     parallelism over the GPUs present, utilization up to
  *     max_utilization then lowered to the least that fits, eager, an FP8
  *     KV cache, and the longest friendly max_model_len that fits when the
  *     full one does not); only minimal combinations (none whose changes,
  *     apart from the length, include another fitting fix's with at least
- *     its context), the full context first, then fewer costs (speed
- *     before quality), at most 5;
+ *     its context); the same weights first, then the full context, then
+ *     fewer costs (speed before quality); at most 5, at most 3 of them
+ *     keeping the weights when others fit;
  *  6. KVB_FIX_QUANTIZE: formats with fewer weight bytes than the current
  *     one, least aggressive first, each with kvb_quant_method_note() as
  *     its quality note and where its weights come from (a published

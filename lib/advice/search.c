@@ -2,17 +2,18 @@
  * advice/search.c -- remedies as points of a search, not a list.
  *
  * fix.c tries one change at a time.  Here the changes an operator can make
- * on the GPUs at hand (tensor parallelism over the GPUs present, a higher
- * utilization, eager mode, an FP8 KV cache, and a shorter max-model-len
- * when nothing else is enough) are combined, every combination re-planned,
- * and the minimal ones that fit are kept: a combination is dropped when a
- * subset of its changes already fits with at least its context.  Then every
- * fix found gets what it changes, what it gives up (context, concurrency,
- * speed, quality, money) and whether it is on the Pareto front of the
- * fitting fixes.
+ * on the GPUs at hand (FP8 or AWQ weights, tensor parallelism over the
+ * GPUs present, a higher utilization, eager mode, an FP8 KV cache, and a
+ * shorter max-model-len when nothing else is enough) are combined, every
+ * combination re-planned, and the minimal ones that fit are kept: a combination
+ * is dropped when a subset of its changes already fits with at least its
+ * context.  Then every fix found gets what it changes, what it gives up
+ * (context, concurrency, speed, quality, money) and whether it is on the Pareto
+ * front of the fitting fixes.
  *
- * Bounded: at most 4 TP sizes x 8 knob settings, each one plan plus at
- * most 16 for its length, so a call stays at a few hundred plans.
+ * Bounded: at most 3 weight formats x 6 TP sizes x 8 knob settings, each
+ * one plan plus at most 16 for its length, so a call stays under a few
+ * thousand plans (about 10 ms).
  */
 #include "advice/advice.h"
 
@@ -20,8 +21,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GIB(b)       KVB__GIB(b)
-#define MAX_COMBINED 5 /* combined fixes listed */
+#define GIB(b)           KVB__GIB(b)
+#define MAX_COMBINED     5 /* combined fixes listed */
+#define MAX_SAME_WEIGHTS 3 /* of them, keeping the weights (if others) */
 
 /* ---- prices ---- */
 
@@ -288,6 +290,8 @@ static void combined_text(const kvb__actx *c, kvb_fix *f)
         }                                                                      \
         sep = " + ";                                                           \
     } while (0)
+    if (f->quant_method != c->q.method)
+        ADD("%s weights", kvb_quant_method_name(f->quant_method));
     if (f->tensor_parallel_size != c->s.tensor_parallel_size)
         ADD("tensor parallel %u over the %u GPUs at hand",
             f->tensor_parallel_size, f->gpu_count);
@@ -309,12 +313,18 @@ static void combined_text(const kvb__actx *c, kvb_fix *f)
              GIB(f->kv_budget_bytes_per_gpu));
 }
 
-/* Better first: the full context, then fewer costs (speed before
- * quality), then fewer changes, then the longer context, then more
- * concurrency. */
+/* Better first: the same weights, the full context, then fewer costs
+ * (speed before quality), then fewer changes, then the longer context,
+ * then the higher precision, then more concurrency. */
 static bool listed_before(const kvb__actx *c, const kvb_fix *a,
                           const kvb_fix *b)
 {
+    /* the same weights first: new weights are a new checkpoint to fetch
+     * and validate, flags are not */
+    bool wa = a->quant_method != c->q.method;
+    bool wb = b->quant_method != c->q.method;
+    if (wa != wb)
+        return wb;
     bool fa = a->max_model_len == c->base.max_model_len;
     bool fb = b->max_model_len == c->base.max_model_len;
     if (fa != fb)
@@ -332,6 +342,9 @@ static bool listed_before(const kvb__actx *c, const kvb_fix *a,
         return ca < cb;
     if (a->max_model_len != b->max_model_len)
         return a->max_model_len > b->max_model_len;
+    int la = quality_loss(c, a), lb = quality_loss(c, b);
+    if (la != lb)
+        return la < lb;
     return a->max_concurrency > b->max_concurrency;
 }
 
@@ -355,38 +368,53 @@ void kvb__advise_combined(kvb__actx *c)
                  hi > c->base.gpu_memory_utilization + 1e-9;
     bool eager = !c->s.enforce_eager;
     bool kv = c->q.kv_cache_dtype != KVB_DTYPE_FP8;
-    kvb_fix cand[6 * 8];
+    /* weight formats: the current one, then FP8 and AWQ where they store
+     * fewer bits and the GPU runs them (a published checkpoint, or the
+     * tool that makes one, is named when the fix is finished) */
+    int32_t qs[3];
+    size_t nq = 0;
+    uint32_t cc = c->g.compute_capability;
+    int bits = weight_bits(c->q.method);
+    qs[nq++] = c->q.method;
+    bool gguf = c->q.method >= KVB_QUANT_Q8_0 && c->q.method <= KVB_QUANT_Q4_0;
+    if (!gguf && bits > 8 && (!cc || cc >= 80))
+        qs[nq++] = KVB_QUANT_FP8;
+    if (!gguf && bits > 4 && (!cc || cc >= 75))
+        qs[nq++] = KVB_QUANT_AWQ_4;
+    kvb_fix cand[3 * 6 * 8];
     size_t nc = 0;
-    for (uint32_t i = 0; i < ntp; i++) {
-        for (int k = 0; k < 8; k++) {
-            if (((k & KNOB_UTIL) && !raise) || ((k & KNOB_EAGER) && !eager) ||
-                ((k & KNOB_KV) && !kv))
-                continue;
-            kvb_fix f, s;
-            kvb__fix_base(c, KVB_FIX_COMBINED, &f);
-            f.tensor_parallel_size = tps[i];
-            if (k & KNOB_UTIL)
-                f.gpu_memory_utilization = hi;
-            if (k & KNOB_EAGER)
-                f.enforce_eager = 1;
-            if (k & KNOB_KV)
-                f.kv_cache_dtype = KVB_DTYPE_FP8;
-            if (kvb__fix_evaluate(c, &f) != KVB_OK)
-                continue;
-            if (!f.fits) {
-                int32_t fv = f.verdict;
-                if (fv != KVB_VERDICT_MAX_LEN_EXCEEDS_KV &&
-                    fv != KVB_VERDICT_CONCURRENCY_EXCEEDS)
+    for (size_t qi = 0; qi < nq; qi++)
+        for (uint32_t i = 0; i < ntp; i++) {
+            for (int k = 0; k < 8; k++) {
+                if (((k & KNOB_UTIL) && !raise) ||
+                    ((k & KNOB_EAGER) && !eager) || ((k & KNOB_KV) && !kv))
                     continue;
-                if (!shorter_len(c, &f, &s))
+                kvb_fix f, s;
+                kvb__fix_base(c, KVB_FIX_COMBINED, &f);
+                f.quant_method = qs[qi];
+                f.tensor_parallel_size = tps[i];
+                if (k & KNOB_UTIL)
+                    f.gpu_memory_utilization = hi;
+                if (k & KNOB_EAGER)
+                    f.enforce_eager = 1;
+                if (k & KNOB_KV)
+                    f.kv_cache_dtype = KVB_DTYPE_FP8;
+                if (kvb__fix_evaluate(c, &f) != KVB_OK)
                     continue;
-                f = s;
+                if (!f.fits) {
+                    int32_t fv = f.verdict;
+                    if (fv != KVB_VERDICT_MAX_LEN_EXCEEDS_KV &&
+                        fv != KVB_VERDICT_CONCURRENCY_EXCEEDS)
+                        continue;
+                    if (!shorter_len(c, &f, &s))
+                        continue;
+                    f = s;
+                }
+                f.changes = changes_of(c, &f);
+                cand[nc++] = f; /* one change: fix.c lists it; kept here only
+                                   to make its supersets redundant */
             }
-            f.changes = changes_of(c, &f);
-            cand[nc++] = f; /* one change: fix.c lists it; kept here only
-                               to make its supersets redundant */
         }
-    }
     /* keep the minimal ones: no fix found so far, and no other candidate,
      * fits with a subset of the changes and at least the context (indices
      * into cand, to keep the stack small) */
@@ -420,7 +448,28 @@ void kvb__advise_combined(kvb__actx *c)
             keep[j] = keep[j - 1];
             keep[j - 1] = t;
         }
-    for (size_t i = 0; i < nk && i < MAX_COMBINED; i++) {
+    /* at most MAX_COMBINED: up to MAX_SAME_WEIGHTS keeping the weights,
+     * the rest with new weights, either side filling what the other
+     * leaves */
+    size_t same = 0, other = 0;
+    for (size_t i = 0; i < nk; i++) {
+        if (cand[keep[i]].quant_method == c->q.method)
+            same++;
+        else
+            other++;
+    }
+    size_t take_same = same < MAX_SAME_WEIGHTS ? same : MAX_SAME_WEIGHTS;
+    size_t take_other =
+        other < MAX_COMBINED - take_same ? other : MAX_COMBINED - take_same;
+    if (take_same + take_other < MAX_COMBINED)
+        take_same =
+            same < MAX_COMBINED - take_other ? same : MAX_COMBINED - take_other;
+    for (size_t i = 0; i < nk; i++) {
+        bool same_w = cand[keep[i]].quant_method == c->q.method;
+        size_t *left = same_w ? &take_same : &take_other;
+        if (!*left)
+            continue;
+        (*left)--;
         combined_text(c, &cand[keep[i]]);
         kvb__fix_push(c, &cand[keep[i]]);
     }

@@ -7,6 +7,8 @@
 
 #include "cli.h"
 
+#include <math.h>
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -261,13 +263,48 @@ static int inputs_from_log(const cli_opts *o, const kvb_log_facts *f, replan *r)
     return rc;
 }
 
+/* The KV memory the log measured calibrates the plan: where the log gives
+ * it but not the activation peak (vLLM V1 prints only the weights and the
+ * available KV cache), the modelled peak is moved by the difference, so
+ * the plan's KV budget is the log's.  Remedies that keep the GPU and the
+ * split keep this measured budget; those that change TP, the format or the
+ * GPU reset the peak and re-plan from the model (kvb_fix_apply).  True
+ * when the inputs changed and need a new plan. */
+static bool calibrate_kv(const kvb_log_facts *f, cli_inputs *in,
+                         const kvb_plan *p)
+{
+    if (!KVB_LOG_HAS(f, KV_CACHE_BYTES) || KVB_LOG_HAS(f, ACTIVATION_BYTES) ||
+        in->serving.activation_bytes != KVB_AUTO_BYTES ||
+        in->serving.kv_cache_memory_bytes ||
+        (KVB_LOG_HAS(f, GPU_TOTAL_BYTES) &&
+         f->gpu_total_bytes != p->gpu_total_bytes) ||
+        (KVB_LOG_HAS(f, TENSOR_PARALLEL_SIZE) &&
+         f->tensor_parallel_size != p->tensor_parallel_size) ||
+        (KVB_LOG_HAS(f, GPU_MEMORY_UTILIZATION) &&
+         fabs(f->gpu_memory_utilization - p->gpu_memory_utilization) > 1e-9))
+        return false;
+    int64_t plan_kv = p->kv_budget_bytes_per_gpu
+                          ? (int64_t)p->kv_budget_bytes_per_gpu
+                          : -(int64_t)p->kv_shortfall_bytes_per_gpu;
+    int64_t peak =
+        (int64_t)p->activation_bytes_per_gpu + (plan_kv - f->kv_cache_bytes);
+    if (plan_kv == f->kv_cache_bytes || peak < 0)
+        return false;
+    in->serving.activation_bytes = (uint64_t)peak;
+    return true;
+}
+
 static int replan_run(const cli_opts *o, const kvb_log_facts *f, replan *r)
 {
     int rc = inputs_from_log(o, f, r);
     if (rc || !r->in.have_model || !r->in.have_gpu)
         return rc;
-    if ((rc = cli_plan("explain", &r->in, &r->plan)) ||
-        (rc = cli_advise("explain", &r->in, r->fixes, KVB_ADVICE_MAX, &r->n)))
+    if ((rc = cli_plan("explain", &r->in, &r->plan)))
+        return rc;
+    if (calibrate_kv(f, &r->in, &r->plan) &&
+        (rc = cli_plan("explain", &r->in, &r->plan)))
+        return rc;
+    if ((rc = cli_advise("explain", &r->in, r->fixes, KVB_ADVICE_MAX, &r->n)))
         return rc;
     r->done = true;
     return 0;

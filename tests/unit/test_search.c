@@ -139,6 +139,54 @@ static void test_search_combined_l40s(void **state)
     }
 }
 
+/* options.measured_max_model_len (a log's own estimate) caps remedies on
+ * the same GPU, split and format; instance remedies re-plan from the
+ * model.  Qwen2.5-72B AWQ on an L40S at 8192: the model says 2000 tokens
+ * fit (so "lower to 1024"); an engine that measured 900 gets 512. */
+static void test_search_measured_anchor(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Qwen2.5-72B");
+    kvb_quant q;
+    kvb_gpu g;
+    kvb_serving s;
+    kvb_advice_options o;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
+    assert_int_equal(KVB_GPU_INIT(&g), KVB_OK);
+    assert_int_equal(KVB_SERVING_INIT(&s), KVB_OK);
+    assert_int_equal(KVB_ADVICE_OPTIONS_INIT(&o), KVB_OK);
+    q.method = KVB_QUANT_AWQ_4;
+    assert_int_equal(kvb_preset_gpu_find("L40S", &g, &e), KVB_OK);
+    s.max_model_len = 8192;
+    kvb_fix f[KVB_ADVICE_MAX];
+    size_t n = 0;
+    assert_int_equal(KVB_FIX_INIT(&f[0]), KVB_OK);
+    assert_int_equal(kvb_advise(&m, &q, &g, &s, &o, f, KVB_ADVICE_MAX, &n, &e),
+                     KVB_OK);
+    assert_int_equal(f[0].kind, KVB_FIX_MAX_MODEL_LEN);
+    assert_int_equal(f[0].max_model_len, 1024);
+    o.measured_max_model_len = 900;
+    assert_int_equal(kvb_advise(&m, &q, &g, &s, &o, f, KVB_ADVICE_MAX, &n, &e),
+                     KVB_OK);
+    assert_int_equal(f[0].kind, KVB_FIX_MAX_MODEL_LEN);
+    assert_int_equal(f[0].max_model_len, 512);
+    assert_true(f[0].fits && f[0].max_model_len_fit <= 900);
+    bool instance = false;
+    for (size_t i = 0; i < n; i++) {
+        /* on the L40S at 0.92, no eager, BF16 KV: at most 900 tokens */
+        if (f[i].fits && !strcmp(f[i].gpu_name, "L40S") &&
+            f[i].gpu_memory_utilization == 0.92 && !f[i].enforce_eager &&
+            f[i].kv_cache_dtype != KVB_DTYPE_FP8)
+            assert_true(f[i].max_model_len <= 900);
+        if (f[i].kind == KVB_FIX_INSTANCE && f[i].fits) {
+            assert_int_equal(f[i].max_model_len, 8192); /* not capped */
+            instance = true;
+        }
+    }
+    assert_true(instance);
+}
+
 static void test_search_checkpoints(void **state)
 {
     (void)state;
@@ -241,5 +289,6 @@ static void test_search_usd_per_mtok(void **state)
 KVB_TESTS(cmocka_unit_test(test_search_pareto_hand_made),
           cmocka_unit_test(test_search_usd_per_mtok),
           cmocka_unit_test(test_search_combined_l40s),
+          cmocka_unit_test(test_search_measured_anchor),
           cmocka_unit_test(test_search_checkpoints),
           cmocka_unit_test(test_search_hints));

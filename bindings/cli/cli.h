@@ -94,6 +94,8 @@ typedef struct cli_inputs {
     double max_price; /* --max-price: USD/hour ceiling; 0 none */
     uint64_t measured_max_model_len; /* explain: the engine's own estimate
                                         of the largest max_model_len */
+    double min_utilization;          /* explain on a shared GPU: the floor when
+                                        lowering utilization; 0: the default */
 } cli_inputs;
 
 /* ---- --model (model_source.c): the one place that decides what a

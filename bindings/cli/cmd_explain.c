@@ -255,6 +255,20 @@ static int inputs_from_log(const cli_opts *o, const kvb_log_facts *f, replan *r)
     bool same_gpu =
         !KVB_LOG_HAS(f, GPU_TOTAL_BYTES) ||
         (logged <= planned + planned / 100 && planned <= logged + logged / 100);
+    /* a torch OOM on a shared GPU: what other processes held is not free
+     * to the engine when it starts (unless --gpu-free says otherwise) */
+    if (!rc && same_gpu && f->failure == KVB_LOG_CUDA_OOM &&
+        KVB_LOG_HAS(f, OOM_IN_USE_BYTES) && KVB_LOG_HAS(f, OOM_FREE_BYTES) &&
+        KVB_LOG_HAS(f, GPU_TOTAL_BYTES) && !r->in.gpu.free_bytes &&
+        f->oom_in_use_bytes + f->oom_free_bytes < f->gpu_total_bytes) {
+        uint64_t others =
+            f->gpu_total_bytes - f->oom_in_use_bytes - f->oom_free_bytes;
+        if (others >= ((uint64_t)1 << 30) &&
+            others * 10 >= f->gpu_total_bytes) {
+            r->in.gpu.free_bytes = planned > others ? planned - others : 0;
+            r->in.min_utilization = 0.1; /* what is left may be little */
+        }
+    }
     if (!rc && same_gpu && KVB_LOG_HAS(f, ESTIMATED_MAX_MODEL_LEN))
         r->in.measured_max_model_len = f->estimated_max_model_len;
     else if (!rc && same_gpu && KVB_LOG_HAS(f, KV_CACHE_TOKENS) &&

@@ -120,6 +120,8 @@ int cli_advise(const char *cmd, const cli_inputs *in, kvb_fix *fixes,
     snprintf(o.cloud, sizeof o.cloud, "%s", in->cloud);
     o.max_price_per_hour = in->max_price;
     o.measured_max_model_len = in->measured_max_model_len;
+    if (in->min_utilization > 0)
+        o.min_utilization = in->min_utilization;
     if (kvb_advise(&in->model, &in->quant, &in->gpu, &in->serving, &o, fixes,
                    cap, n, &e))
         return cli_lib_error(cmd, &e);

@@ -247,11 +247,14 @@ static int popcount(uint32_t v)
 }
 
 /* Is `f` (fitting) made redundant by `a`: a's changes are a strict subset
- * of f's, apart from the length, and a keeps at least f's context? */
+ * of f's, apart from the length, to the same weights, and a keeps at
+ * least f's context? */
 static bool redundant(const kvb_fix *a, const kvb_fix *f)
 {
     uint32_t len = KVB_FIX_CHANGE_MAX_MODEL_LEN;
     uint32_t ca = a->changes & ~len, cf = f->changes & ~len;
+    if ((ca & KVB_FIX_CHANGE_QUANT) && a->quant_method != f->quant_method)
+        return false;
     return a->fits && (ca & ~cf) == 0 && a->max_model_len >= f->max_model_len &&
            (ca != cf || a->max_model_len > f->max_model_len);
 }

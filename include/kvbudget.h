@@ -1438,6 +1438,23 @@ kvb_status kvb_advise(const kvb_model *model, const kvb_quant *quant,
                       size_t cap, size_t *count, kvb_error *err);
 
 /**
+ * USD per million generated tokens of a fitting fix at `concurrency`
+ * requests at once (capped at what its KV cache holds): the hourly price
+ * (fix.price_per_hour for an instance, else fix.price_per_gpu_hour x
+ * fix.gpu_count) over the decode roofline, where each step reads the
+ * weights and the batch's KV cache (half of max_model_len per request) at
+ * the GPU preset's memory bandwidth.  A lower bound on the real cost; the
+ * same figure kvb_advise() writes to fix.usd_per_million_tokens.
+ * @param[out] usd  0 when the fix does not fit, or its price or its GPU's
+ *                  bandwidth is unknown.
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI; details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_fix_cost(const kvb_fix *fix, uint32_t concurrency, double *usd,
+                        kvb_error *err);
+
+/**
  * Apply a fix to inputs: set the quantization method and KV-cache dtype,
  * the GPU (name, total, count, compute capability, SMs; free_bytes is
  * reset to 0 when the GPU model changes) and the serving settings

@@ -130,6 +130,9 @@ static bool plan_instance(const cli_inputs *base, const kvb_instance *inst,
                 x->max_kv_tokens = r.plan.max_kv_tokens;
                 x->max_concurrency = r.plan.max_concurrency;
                 x->max_model_len_fit = r.plan.max_model_len_fit;
+                if (kvb_fix_cost(x, s.concurrency, &x->usd_per_million_tokens,
+                                 NULL) != KVB_OK)
+                    x->usd_per_million_tokens = 0;
                 snprintf(x->title, sizeof x->title, "%s with %s, %s, TP %u",
                          inst->name, cli_engine_label(e),
                          q.method == KVB_QUANT_AUTO
@@ -165,6 +168,11 @@ static void print_option(const cli_inputs *in, const option_row *r, size_t i)
            f->tensor_parallel_size, f->max_concurrency,
            (unsigned long long)f->max_kv_tokens,
            (double)f->kv_budget_bytes_per_gpu / 1073741824.0);
+    if (f->usd_per_million_tokens > 0)
+        printf("       from $%.2f per 1M tokens at %u requests at once "
+               "(decode roofline)\n",
+               f->usd_per_million_tokens,
+               in->serving.concurrency ? in->serving.concurrency : 1);
     if (kvb_fix_render(f, &in->model, KVB_RENDER_VLLM_ARGS, text, sizeof text,
                        NULL, NULL) == KVB_OK)
         printf("       %s flags: %s\n", cli_engine_label(f->engine), text);

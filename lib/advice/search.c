@@ -531,3 +531,18 @@ double kvb__usd_per_mtok(const kvb_fix *f, uint32_t concurrency)
     double tokens_per_hour = n / step_s * 3600.0;
     return usd / tokens_per_hour * 1e6;
 }
+
+kvb_status kvb_fix_cost(const kvb_fix *fix, uint32_t concurrency, double *usd,
+                        kvb_error *err)
+{
+    kvb_fix f;
+    kvb_status st = kvb__struct_in(fix, sizeof f, &f, "fix", err);
+    if (st)
+        return st;
+    if (!usd)
+        return kvb__fail(err, KVB_EINVAL, "usd", "usd is NULL");
+    f.gpu_name[sizeof f.gpu_name - 1] = '\0';
+    f.instance[sizeof f.instance - 1] = '\0';
+    *usd = kvb__usd_per_mtok(&f, concurrency);
+    return KVB_OK;
+}

@@ -275,6 +275,12 @@ static void test_search_usd_per_mtok(void **state)
     double want = 10.0 / (2.0 / (12e9 / 3350e9) * 3600.0) * 1e6;
     assert_float_equal(kvb__usd_per_mtok(&f, 2), want, 1e-9);
     assert_float_equal(want, 4.975, 0.001);
+    /* the public twin gives the same figure */
+    double usd = -1;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(kvb_fix_cost(&f, 2, &usd, &e), KVB_OK);
+    assert_float_equal(usd, want, 1e-9);
+    assert_int_equal(kvb_fix_cost(&f, 2, NULL, &e), KVB_EINVAL);
     /* more requests than the cache holds: capped at 5 */
     double five = 10.0 / (5.0 / ((10e9 + 5e9) / 3350e9) * 3600.0) * 1e6;
     assert_float_equal(kvb__usd_per_mtok(&f, 64), five, 1e-9);

@@ -678,6 +678,8 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
     ("kvb_advise",
      [_P(Model), _P(Quant), _P(Gpu), _P(Serving), _P(AdviceOptions), _P(Fix),
       c_size_t, _P(c_size_t), _P(Error)], _status, _check),
+    ("kvb_fix_cost", [_P(Fix), c_uint32, _P(c_double), _P(Error)], _status,
+     _check),
     ("kvb_fix_apply", [_P(Fix), _P(Quant), _P(Gpu), _P(Serving), _P(Error)],
      _status, _check),
     ("kvb_fix_render",

@@ -13,6 +13,7 @@ have_cmd make || need="$need make"
 have_cmd pkg-config || need="$need pkg-config"
 have_pc cmocka || need="$need libcmocka-dev"
 have_pc jansson || need="$need libjansson-dev"
+have_pc yaml-0.1 || need="$need libyaml-dev"
 # The Hub reader (KVB_WITH_HUB=AUTO builds without it when missing).
 have_pc libcurl || need="$need libcurl4-openssl-dev"
 [ -x /usr/bin/python3 ] || need="$need python3"

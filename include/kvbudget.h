@@ -1088,6 +1088,31 @@ KVB_API KVB_NODISCARD
 kvb_status kvb_preset_model_find(const char *name, kvb_model *model,
                                  kvb_error *err);
 /**
+ * Resolve a model name the way a user types it: a preset name or alias,
+ * or a Hugging Face repository name, official or a common quantized
+ * variant (Qwen/Qwen2.5-72B-Instruct-AWQ, RedHatAI/...-FP8-dynamic,
+ * hugging-quants/...-AWQ-INT4, ...-GPTQ-Int4/Int8,
+ * ...-quantized.w4a16/w8a8).  *quant gets the checkpoint's own format:
+ * the preset's native one (gpt-oss MXFP4, DeepSeek-V3/R1 FP8 blocks) or
+ * the one the name implies.  The one place that decides "is this a
+ * preset?" for the command and the bindings.
+ * @param[in]  name   what the user typed.
+ * @param[out] model  the preset (initialised by KVB_MODEL_INIT).
+ * @param[out] quant  its format (initialised by KVB_QUANT_INIT); may be NULL.
+ * @param[out] note   what was resolved, for the output ("Qwen2.5-72B,
+ *                    awq-4 from the repository name"); "" for an exact
+ *                    preset in its native format; may be NULL.
+ * @param[in]  note_cap  bytes at note.
+ * @return KVB_OK, KVB_ENOTFOUND (the message says "did you mean X?" when
+ *         a preset is close), KVB_EUNSUPPORTED (a format the name implies
+ *         that this version cannot size, such as NVFP4); details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_preset_model_resolve(const char *name, kvb_model *model,
+                                    kvb_quant *quant, char *note,
+                                    size_t note_cap, kvb_error *err);
+/**
  * The published parameter count of model preset `index` (what its card or
  * its computed-from-config figure says), for checking the inventory.
  * @return KVB_OK or KVB_ERANGE.  @since 0.1
@@ -1882,7 +1907,18 @@ typedef struct kvb_read_info {
     char arch_name[64];        /* model_type or general.architecture, as the
                                   file spells it */
     char warning[256];         /* warnings joined by "; ", truncated; "" */
+    /* ---- @since 0.2 ---- */
+    uint32_t options;          /* in: KVB_READ_* option bits, set by the
+                                  caller before the call (kept as given) */
 } kvb_read_info;
+
+/* ---- Reader options (kvb_read_info.options, @since 0.2) ---- */
+/* A model_type the library does not know is refused (KVB_EUNSUPPORTED
+ * naming model_type): its layer kinds and tensors are unknown.  With this
+ * bit it is read as a Llama-shaped decoder from the standard fields, with
+ * a warning (the command's --assume-llama). */
+#define KVB_READ_ASSUME_LLAMA (1u << 0)
+#define KVB_READ_OPTIONS_ALL_ ((1u << 1) - 1u) /* never use */
 
 /**
  * Fill a read report with zeros and set struct_size.
@@ -2155,6 +2191,88 @@ const char *kvb_ref_source_name(int source);
  */
 KVB_API
 unsigned kvb_hub_built(void);
+
+/* ---------------------------------------------------------------------- */
+/* Kubernetes manifests (check)                                           */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * kvb_check_manifest() reads Kubernetes YAML (one or many documents:
+ * Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, Pod,
+ * LeaderWorkerSet, KServe InferenceService / ServingRuntime /
+ * ClusterServingRuntime, KubeAI Model, the values of vLLM's
+ * production-stack chart, and Karpenter NodePools), finds every serving
+ * container, reads its engine (from the image), its command line and
+ * environment (through kvb_command_read()), its model, its GPUs
+ * (nvidia.com/gpu limits) and the GPU type from the node it is scheduled
+ * on (nodeSelector / node affinity on instance-type, Karpenter, GKE and
+ * GPU-feature-discovery labels, a referenced NodePool), plans it and
+ * writes the verdict, the reasons and the remedies (as patches) as JSON.
+ * docs/check.md describes the JSON.
+ */
+
+/** What kvb_check_manifest() assumes where a manifest does not say. */
+typedef struct kvb_check_options {
+    size_t struct_size;
+    char gpu[64];       /* GPU preset for pods whose node type is not
+                           given ("A10G"); "" none */
+    char instance[64];  /* instance preset likewise ("g5.xlarge"); "" */
+    uint32_t max_fixes; /* remedies listed per container; 3; 0..32 */
+} kvb_check_options;
+
+/**
+ * Fill check options with their defaults and set struct_size.
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_check_options_init(kvb_check_options *options,
+                                  size_t struct_size);
+#define KVB_CHECK_OPTIONS_INIT(o) kvb_check_options_init((o), sizeof *(o))
+
+/**
+ * Check the manifests in `text` and write the report as JSON:
+ * {"deployments": [{"file", "document", "kind", "name", "container",
+ * "line", "engine", "engine_version", "image", "model", "gpu",
+ * "gpu_count", "verdict": "fits"|"fails"|"unknown", "reasons", "plan",
+ * "fixes", "patch"}], "not_understood": [{"file", "document", "kind",
+ * "name", "line", "reason"}]}.
+ * A deployment that will not start is a result ("fails"), not an error.
+ * @param[in]  text, len  the YAML (need not be NUL-terminated).
+ * @param[in]  file     the name to report ("-" for standard input); may
+ *                      be NULL.
+ * @param[in]  options  NULL for the defaults.
+ * @param[out] buf, cap the JSON; always NUL-terminated when cap > 0.
+ * @param[out] needed   bytes needed including the NUL; may be NULL.
+ * @return KVB_OK, KVB_EPARSE (invalid YAML: err->line and err->column
+ *         say where), KVB_ELIMIT (more than 64 MiB or 10000 documents),
+ *         KVB_EBUFSIZE (truncated), KVB_ENOMEM or KVB_EABI; details in
+ *         *err.
+ * @note Never uses the network: models resolve through the presets, then
+ *       ORG/REPO through the local Hugging Face cache (read-only); GPUs
+ *       through the GPU and instance presets.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_check_manifest(const char *text, size_t len, const char *file,
+                              const kvb_check_options *options, char *buf,
+                              size_t cap, size_t *needed, kvb_error *err);
+
+/**
+ * The manifests in `text` with the first remedy that fits applied to each
+ * failing serving container (its args, GPU count and node selection, or
+ * the Karpenter NodePool it names), everything else byte for byte.
+ * @param[in]  text, len, options  as for kvb_check_manifest().
+ * @param[out] buf, cap, needed    the changed YAML, as above.
+ * @param[out] changed  the number of containers changed; may be NULL.
+ * @return as kvb_check_manifest(); details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_check_fix(const char *text, size_t len,
+                         const kvb_check_options *options, char *buf,
+                         size_t cap, size_t *needed, uint32_t *changed,
+                         kvb_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Probe and validate                                                   */

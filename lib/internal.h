@@ -566,6 +566,8 @@ struct kvb__engine {
     const kvb__flag *flags;
     size_t flag_count;
     bool underscores;      /* --max_model_len reads as --max-model-len */
+    bool abbrev;           /* a unique prefix of a long flag names it
+                              (Python argparse's allow_abbrev) */
     bool positional_model; /* "vllm serve MODEL", "ollama run MODEL" */
     /* Optional: one line of a log; true when it was this engine's line
      * (advice/explain.c offers each line to every engine). */
@@ -591,6 +593,9 @@ void kvb__verdict_default(const kvb__engine_in *in, kvb_plan *p,
                           const kvb__stage_result *r, bool text);
 
 extern const kvb__engine kvb__engine_vllm;
+extern const kvb__engine kvb__engine_sglang; /* engines/sglang.c */
+extern const kvb__engine kvb__engine_trtllm; /* engines/trtllm.c */
+extern const kvb__engine kvb__engine_tgi;    /* engines/tgi.c */
 
 /* ---- engine: vLLM (engines/vllm.c) ---- */
 
@@ -746,6 +751,7 @@ typedef struct kvb__reader {
     kvb_model model;
     kvb_quant quant;
     kvb_read_info info;
+    uint32_t options; /* KVB_READ_* bits from the caller's info */
     kvb_error *err;
     char source[128]; /* the file being read; "" for buffers */
     const char *json; /* JSON text being read, or NULL */
@@ -759,6 +765,8 @@ typedef struct kvb__reader {
 void kvb__reader_init(kvb__reader *r, const char *source, kvb_error *err);
 void kvb__reader_source(kvb__reader *r, const char *source);
 /* Append a warning to info.warning ("; "-joined, truncated). */
+/* The caller's KVB_READ_* options (info may be NULL or older). */
+void kvb__reader_options(kvb__reader *r, const kvb_read_info *info);
 void kvb__read_warn(kvb__reader *r, const char *fmt, ...) KVB__PRINTF(2, 3);
 /* Mark `field` as set by the file at (line, column, offset); -1 unknown. */
 void kvb__read_mark(kvb__reader *r, int field, int64_t line, int64_t column,
@@ -812,7 +820,8 @@ bool kvb__model_field_set(kvb_model *m, int field, uint64_t v);
 
 kvb_status kvb__config_read(kvb__reader *r, const char *json, size_t len);
 /* quantization_config (or compression_config) of a parsed config. */
-kvb_status kvb__quant_config_read(kvb__reader *r, struct json_t *root);
+kvb_status kvb__quant_config_read(kvb__reader *r, struct json_t *root,
+                                  struct json_t *nested, const char *key);
 
 /* One safetensors file: buf holds the 8-byte length and the header.  The
  * fast path first, jansson for anything it does not take. */

@@ -27,6 +27,7 @@ int kvb_cli_compare(int argc, char **argv);
 int kvb_cli_fit(int argc, char **argv);
 int kvb_cli_explain(int argc, char **argv);
 int kvb_cli_list(int argc, char **argv);
+int kvb_cli_check(int argc, char **argv);
 /* Provided by cmd_probe.c; probe_default.c has weak stand-ins. */
 int kvb_cli_probe(int argc, char **argv);
 int kvb_cli_validate(int argc, char **argv);
@@ -42,6 +43,7 @@ int kvb_cli_validate(int argc, char **argv);
 typedef struct cli_opts {
     const char *cmd; /* "plan", "fix", "explain" */
     bool json, help;
+    bool assume_llama; /* --assume-llama: KVB_READ_ASSUME_LLAMA */
     const char *positional[CLI_MAX_POSITIONAL];
     int npositional;
     const char *model;          /* --model NAME|PATH */
@@ -54,6 +56,7 @@ typedef struct cli_opts {
     const char *engine;         /* --engine vllm@0.11 */
     const char *cloud;          /* --cloud aws|gcp|azure (fix, fit) */
     const char *max_price;      /* --max-price USD/hour (fix, fit) */
+    const char *manifest;       /* explain --manifest FILE */
     uint64_t gpu_memory;        /* --gpu-memory, bytes */
     uint32_t gpus;              /* --gpus */
     uint64_t gpu_free;          /* --gpu-free, bytes */
@@ -84,7 +87,8 @@ typedef struct cli_inputs {
     bool have_model, have_gpu;
     bool from_file; /* --model named a file: read holds the report */
     kvb_read_info read;
-    bool from_ref; /* --model was a reference: where says whence */
+    char model_note[256]; /* what --model resolved to (preset + format) */
+    bool from_ref;        /* --model was a reference: where says whence */
     kvb_ref_info where;
     char model_source[32]; /* "preset", "file", "flags", "preset+flags",
                               "log" */
@@ -123,6 +127,11 @@ void cli_inputs_init(cli_inputs *in);
 int cli_inputs_apply(const cli_opts *o, cli_inputs *in);
 /* Fail with a usage error unless a model and a GPU are known. */
 int cli_inputs_require(const cli_opts *o, const cli_inputs *in);
+/* explain --manifest: fill what the log did not say (known: the
+ * KVB_LOG_KNOWN_* bits) from the first serving container of a manifest
+ * (cmd_check.c); prints the error and returns 2, or 0. */
+int cli_manifest_inputs(const char *cmd, const char *path, cli_inputs *in,
+                        uint32_t known);
 /* The flag that sets a library field ("serving.max_model_len" ->
  * "--max-model-len"), or NULL. */
 const char *cli_flag_for_field(const char *field);

@@ -243,7 +243,14 @@ static int inputs_from_log(const cli_opts *o, const kvb_log_facts *f, replan *r)
     r->in.have_model = r->known & KVB_LOG_KNOWN_MODEL;
     r->in.have_gpu = r->known & KVB_LOG_KNOWN_GPU;
     snprintf(r->in.model_source, sizeof r->in.model_source, "log");
-    if (r->in.gpu.name[0])
+    if (o->manifest) {
+        int rc = cli_manifest_inputs("explain", o->manifest, &r->in, r->known);
+        if (rc)
+            return rc;
+    }
+    if (r->in.gpu_label[0]) /* the manifest's GPU */
+        r->in.have_gpu = true;
+    else if (r->in.gpu.name[0])
         snprintf(r->in.gpu_label, sizeof r->in.gpu_label, "%s", r->in.gpu.name);
     else
         snprintf(r->in.gpu_label, sizeof r->in.gpu_label, "%.2f GiB GPU",

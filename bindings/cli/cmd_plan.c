@@ -9,7 +9,8 @@ static void plan_help(void)
 {
     fputs("usage: kvbudget plan --model NAME|PATH (--gpu NAME[:N] | "
           "--gpu-memory SIZE | --instance NAME) [flags]\n\n"
-          "How much GPU memory vLLM will use, how many KV-cache tokens fit,\n"
+          "How much GPU memory a serving engine (vLLM, SGLang, llama.cpp,\n"
+          "Ollama, TensorRT-LLM, TGI) will use, how many KV-cache tokens fit,\n"
           "and whether the plan fits: a table of the budget terms, a verdict,\n"
           "and a bar of the GPU's memory.\n\n",
           stdout);

@@ -19,8 +19,11 @@ static const command commands[] = {
      "remedies for a plan that does not fit, each "
      "re-planned"},
     {"explain", kvb_cli_explain,
-     "what a vLLM or CUDA OOM log means and what "
+     "what an engine's or a CUDA OOM log means and what "
      "to do"},
+    {"check", kvb_cli_check,
+     "Kubernetes manifests: which serving pods will crash-loop, and the "
+     "patch"},
     {"compare", kvb_cli_compare,
      "the same plan on every engine kvbudget models, side by side"},
     {"fit", kvb_cli_fit,
@@ -35,11 +38,13 @@ static const command commands[] = {
 
 static void usage(FILE *out)
 {
-    fputs("usage: kvbudget <command> [flags]\n\n"
-          "Predicts how much GPU memory vLLM will use and how many KV-cache\n"
-          "tokens fit, before deploying, and explains OOM crashes in terms\n"
-          "of their fix.\n\nCommands:\n",
-          out);
+    fputs(
+        "usage: kvbudget <command> [flags]\n\n"
+        "Predicts how much GPU memory an LLM serving engine will use and how\n"
+        "many KV-cache\n"
+        "tokens fit, before deploying, and explains OOM crashes in terms\n"
+        "of their fix.\n\nCommands:\n",
+        out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\n  kvbudget <command> --help   flags of one command\n"
@@ -82,8 +87,8 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     fprintf(
         stderr,
-        "kvbudget: unknown command %s; allowed: plan, fix, "
-        "explain, compare, fit, list, probe, validate (see kvbudget --help)\n",
+        "kvbudget: unknown command %s; allowed: plan, fix, explain, "
+        "compare, fit, check, list, probe, validate (see kvbudget --help)\n",
         cmd);
     return CLI_EXIT_USAGE;
 }

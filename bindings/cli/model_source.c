@@ -3,7 +3,8 @@
  * reading it:
  *
  *   1. an existing local file or folder             kvb_model_read
- *   2. a preset name or alias                       kvb_preset_model_find
+ *   2. a preset name or alias, or a quantized variant's repository name
+ *      (kvb_preset_model_resolve: the preset in the checkpoint's format)
  *   3. hf://... or ollama://... (explicit schemes)  kvb_model_read_ref
  *   4. ORG/REPO[@REV][:QUANT]: the HF cache, then the Hub
  *
@@ -45,8 +46,12 @@ cli_model_kind cli_model_classify(const char *model)
         return CLI_MODEL_PATH;
     kvb_model m;
     kvb_error e = KVB_ERROR_INIT;
-    if (KVB_MODEL_INIT(&m) == KVB_OK &&
-        kvb_preset_model_find(model, &m, &e) == KVB_OK)
+    kvb_status st = KVB_MODEL_INIT(&m);
+    if (!st)
+        st = kvb_preset_model_resolve(model, &m, NULL, NULL, 0, &e);
+    /* A preset, a quantized variant's name, or one refused for its format
+     * (NVFP4): never fetched as a guess. */
+    if (st == KVB_OK || st == KVB_EUNSUPPORTED)
         return CLI_MODEL_PRESET;
     if (!strncmp(model, "hf://", 5) || !strncmp(model, "ollama://", 9) ||
         looks_like_repo(model))
@@ -75,6 +80,7 @@ static int from_file(const cli_opts *o, cli_inputs *in)
                   o->model);
         return CLI_EXIT_USAGE;
     }
+    in->read.options = o->assume_llama ? KVB_READ_ASSUME_LLAMA : 0;
     if (kvb_model_read(o->model, &in->model, &in->quant, &in->read, &e))
         return read_error(o, &e);
     in->from_file = true;
@@ -90,6 +96,7 @@ static int from_ref(const cli_opts *o, cli_inputs *in)
         return CLI_EXIT_USAGE;
     if (o->cache)
         opt.flags |= KVB_REF_STORE_CACHE;
+    in->read.options = o->assume_llama ? KVB_READ_ASSUME_LLAMA : 0;
     if (kvb_model_read_ref(o->model, &opt, &in->model, &in->quant, &in->read,
                            &in->where, &e))
         return read_error(o, &e);
@@ -108,13 +115,21 @@ int cli_model_load(const cli_opts *o, cli_inputs *in)
     case CLI_MODEL_PATH: rc = from_file(o, in); break;
     case CLI_MODEL_REF: rc = from_ref(o, in); break;
     case CLI_MODEL_PRESET:
-        if (kvb_preset_model_find(o->model, &in->model, &e))
+        /* the preset in the checkpoint's own format, said aloud */
+        if (kvb_preset_model_resolve(o->model, &in->model, &in->quant,
+                                     in->model_note, sizeof in->model_note, &e))
             return cli_lib_error(o->cmd, &e);
         snprintf(in->model_source, sizeof in->model_source, "preset");
-        return 0;
+        if (in->model_note[0]) {
+            snprintf(in->read.warning, sizeof in->read.warning, "%s",
+                     in->model_note);
+            in->read.warning_count = 1;
+        }
+        break;
     default:
-        /* the lookup again, for its error */
-        if (kvb_preset_model_find(o->model, &in->model, &e) == KVB_OK)
+        /* the lookup again, for its error ("did you mean") */
+        if (kvb_preset_model_resolve(o->model, &in->model, &in->quant, NULL, 0,
+                                     &e) == KVB_OK)
             return 0;
         return cli_lib_error(o->cmd, &e);
     }

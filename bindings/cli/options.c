@@ -30,6 +30,7 @@ enum flag_kind {
     K_GPU_MEM,    /* --gpu-memory */
     K_GPUS,       /* --gpus */
     K_GPU_FREE,   /* --gpu-free */
+    K_ASSUME,     /* --assume-llama */
     K_CACHE,      /* --cache */
 };
 
@@ -61,6 +62,7 @@ typedef struct flag {
 static const flag flags[] = {
     {"--json", NULL, K_JSON, 0, 0, -1, NULL},
     {"--help", "-h", K_HELP, 0, 0, -1, NULL},
+    {"--assume-llama", NULL, K_ASSUME, 0, 0, -1, NULL},
     {"--cache", NULL, K_CACHE, 0, 0, -1, NULL},
     OPT("--model", "-m", model),
     OPT("--arch", NULL, arch),
@@ -72,6 +74,7 @@ static const flag flags[] = {
     OPT("--engine", NULL, engine),
     OPT("--cloud", NULL, cloud),
     OPT("--max-price", NULL, max_price),
+    OPT("--manifest", NULL, manifest),
     {"--gpu-memory", NULL, K_GPU_MEM, 0, 0, -1, "gpu.total_bytes"},
     {"--gpus", NULL, K_GPUS, 0, 0, -1, "gpu.count"},
     {"--gpu-free", NULL, K_GPU_FREE, 0, 0, -1, "gpu.free_bytes"},
@@ -399,7 +402,7 @@ static const flag *find_flag(const char *name, size_t len)
 static bool takes_value(const flag *f)
 {
     return f->kind != K_JSON && f->kind != K_HELP && f->kind != K_SERV_FLAG &&
-           f->kind != K_CACHE;
+           f->kind != K_ASSUME && f->kind != K_CACHE;
 }
 
 /* One flag at argv[*i] ("--name value" or "--name=value"). */
@@ -430,6 +433,8 @@ static int parse_flag(const char *cmd, int argc, char **argv, int *i,
             o->json = true;
         else if (f->kind == K_HELP)
             o->help = true;
+        else if (f->kind == K_ASSUME)
+            o->assume_llama = true;
         else if (f->kind == K_CACHE)
             o->cache = true;
         else {
@@ -532,7 +537,9 @@ static int apply_model(const cli_opts *o, cli_inputs *in)
 static int apply_quant(const cli_opts *o, cli_inputs *in)
 {
     kvb_error e = KVB_ERROR_INIT;
-    if (o->quant && kvb_quant_method_find(o->quant, &in->quant.method, &e))
+    /* --quant auto: what the checkpoint stores (already in in->quant). */
+    if (o->quant && strcmp(o->quant, "auto") != 0 &&
+        kvb_quant_method_find(o->quant, &in->quant.method, &e))
         return cli_lib_error(o->cmd, &e);
     if (o->dtype && (kvb_dtype_find(o->dtype, &in->quant.dtype, &e) ||
                      in->quant.dtype == KVB_DTYPE_FP8)) {
@@ -824,6 +831,10 @@ void cli_print_input_help(FILE *out)
         "                           Hugging Face config keys; with --model "
         "they\n"
         "                           override the preset's fields\n"
+        "  --assume-llama           read a config.json of an unknown "
+        "model_type as\n"
+        "                           a Llama-shaped decoder (refused without "
+        "it)\n"
         "  --quant METHOD           fp16 bf16 fp32 fp8 gptq-8 gptq-4 awq-4 "
         "q8_0\n"
         "                           q6_k q5_k_m q4_k_m q4_0 bnb-4 mxfp4\n"
@@ -855,8 +866,13 @@ void cli_print_input_help(FILE *out)
         "  --max-num-batched-tokens N  --kv-cache-memory SIZE\n"
         "  --concurrency N          requests at max-model-len that must fit; "
         "1\n"
-        "  --engine vllm[@VERSION]  the vLLM release line: vllm@0.11, "
-        "vllm@0.7.3\n"
+        "  --engine NAME[@VERSION]  vllm (vllm@0.11, vllm-v0@0.8.3), sglang,\n"
+        "                           llama.cpp, ollama, trtllm, tgi "
+        "(docs/engines.md)\n"
+        "  an engine's own flags    --mem-fraction-static 0.8, -ngl 99, "
+        "-np 4 ...\n"
+        "  -- COMMAND...            the engine's whole command line: -- vllm "
+        "serve M ...\n"
         "Output:\n"
         "  --json                   one JSON object, sizes in bytes\n",
         out);

@@ -425,10 +425,11 @@ static void print_renders(FILE *out, const cli_inputs *in, const kvb_fix *f,
                        NULL, NULL) != KVB_OK ||
         !f->fits) {
         if (text[0])
-            fprintf(out, "       vLLM flags: %s\n", text);
+            fprintf(out, "       %s flags: %s\n", cli_engine_label(f->engine),
+                    text);
         return;
     }
-    fprintf(out, "       vLLM flags: %s\n", text);
+    fprintf(out, "       %s flags: %s\n", cli_engine_label(f->engine), text);
     int earlier = shown_before(seen, text, index);
     if (earlier)
         fprintf(out, "       Kubernetes container args: as in %d.\n", earlier);
@@ -584,6 +585,7 @@ static void plan_inputs_json(json_t *o, const cli_inputs *in, const kvb_plan *p)
     version_label(p->engine_version, ver, sizeof ver);
     set(o, "model", json_string(in->model.name));
     set(o, "model_source", jstr_or_null(in->model_source));
+    set(o, "model_note", jstr_or_null(in->model_note));
     set(o, "quant", json_string(quant_label(&in->quant, &in->model)));
     set(o, "kv_cache_dtype", json_string(kv_label(&in->quant)));
     set(o, "gpu", json_string(in->gpu.name[0] ? in->gpu.name : in->gpu_label));

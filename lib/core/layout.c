@@ -271,6 +271,15 @@ static const field_row advice_options_fields[] = {
 };
 #undef T
 
+#define T kvb_check_options
+static const field_row check_options_fields[] = {
+    F(T, struct_size, size_t),
+    A(T, gpu, char),
+    A(T, instance, char),
+    F(T, max_fixes, uint32_t),
+};
+#undef T
+
 #define T kvb_fix
 static const field_row fix_fields[] = {
     F(T, struct_size, size_t),
@@ -386,6 +395,7 @@ static const field_row read_info_fields[] = {
     F(T, header_bytes, uint64_t),  F(T, shard_count, uint32_t),
     F(T, file_version, uint32_t),  F(T, warning_count, uint32_t),
     A(T, arch_name, char),         A(T, warning, char),
+    F(T, options, uint32_t),
 };
 #undef T
 
@@ -552,6 +562,7 @@ static const struct_row structs[] = {
     S(kvb_validation, validation_fields),
     S(kvb_batch, batch_fields),
     S(kvb_command, command_fields),
+    S(kvb_check_options, check_options_fields),
 };
 #undef S
 

@@ -11,6 +11,9 @@
 
 static const kvb__engine *const engines[KVB_ENGINE_LAST_] = {
     [KVB_ENGINE_VLLM] = &kvb__engine_vllm,
+    [KVB_ENGINE_SGLANG] = &kvb__engine_sglang,
+    [KVB_ENGINE_TRTLLM] = &kvb__engine_trtllm,
+    [KVB_ENGINE_TGI] = &kvb__engine_tgi,
 };
 
 const kvb__engine *kvb__engine_get(int32_t id)

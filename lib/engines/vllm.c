@@ -1459,5 +1459,6 @@ const kvb__engine kvb__engine_vllm = {
     .flags = vllm_flags,
     .flag_count = KVB__ARRAY_LEN(vllm_flags),
     .underscores = true,
+    .abbrev = true, /* FlexibleArgumentParser keeps argparse's default */
     .positional_model = true,
 };

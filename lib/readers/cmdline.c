@@ -307,13 +307,41 @@ static bool spelled(const char *names, const char *given, size_t n)
     return false;
 }
 
+/* Does one of the '|'-separated long spellings start with `given`? */
+static bool prefixed(const char *names, const char *given, size_t n)
+{
+    for (const char *p = names; p && *p;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len > n && p[1] == '-' && memcmp(p, given, n) == 0)
+            return true;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return false;
+}
+
+/* The exact spelling, else (argparse's allow_abbrev) the one flag a long
+ * prefix names: `--max-num-batched-token` is `--max-num-batched-tokens`
+ * to vLLM, as real manifests rely on; an ambiguous prefix names none. */
 static const kvb__flag *find_flag(const kvb__engine *e, const char *given,
                                   size_t n)
 {
     for (size_t i = 0; i < e->flag_count; i++)
         if (spelled(e->flags[i].names, given, n))
             return &e->flags[i];
-    return NULL;
+    if (!e->abbrev || n < 3 || given[1] != '-')
+        return NULL;
+    const kvb__flag *found = NULL;
+    for (size_t i = 0; i < e->flag_count; i++) {
+        if (!prefixed(e->flags[i].names, given, n))
+            continue;
+        if (found)
+            return NULL;
+        found = &e->flags[i];
+    }
+    return found;
 }
 
 static bool takes_value(const kvb__flag *f)

@@ -6,7 +6,11 @@
  * width); sliding_window_pattern p means layer i is global iff
  * (i+1) % p == 0, 0 that every layer slides; Llama 4 chunks every layer
  * but each 4th.  Multimodal configs keep the language model in
- * text_config; quantization_config stays at the top.
+ * text_config (language_config, llm_config); quantization_config is at the
+ * top or, failing that, in the nested object.  Keys a configuration class
+ * fills by default are filled the same way (the defaults table).  A
+ * model_type not known here is refused unless the caller asks for the
+ * Llama-shaped reading (KVB_READ_ASSUME_LLAMA).
  *
  * Each family's modelling code implies flags and defaults that its config
  * does not spell out (Qwen2's q/k/v biases, Gemma's four norms, Falcon's
@@ -337,6 +341,98 @@ static kvb_status read_standard(cfg *c)
             return st;
     }
     return KVB_OK;
+}
+
+/* What transformers' configuration class fills when a key is absent
+ * (the __init__ defaults of Gemma3TextConfig, Gemma2Config, LlamaConfig,
+ * MistralConfig, Qwen2Config, Qwen3Config): a published Gemma 3 config
+ * gives neither vocab_size nor head_dim nor the head counts. */
+static const struct {
+    int32_t arch;
+    int field;
+    uint64_t value;
+} defaults[] = {
+#define D(A, F, V)                                                             \
+    {                                                                          \
+        KVB_ARCH_##A, KVB_READ_FIELD_##F, V                                    \
+    }
+    D(GEMMA3, VOCAB_SIZE, 262208),
+    D(GEMMA3, HIDDEN_SIZE, 2304),
+    D(GEMMA3, INTERMEDIATE_SIZE, 9216),
+    D(GEMMA3, NUM_HIDDEN_LAYERS, 26),
+    D(GEMMA3, NUM_ATTENTION_HEADS, 8),
+    D(GEMMA3, NUM_KEY_VALUE_HEADS, 4),
+    D(GEMMA3, HEAD_DIM, 256),
+    D(GEMMA3, MAX_POSITION_EMBEDDINGS, 131072),
+    D(GEMMA3, SLIDING_WINDOW, 4096),
+    D(GEMMA2, VOCAB_SIZE, 256000),
+    D(GEMMA2, HIDDEN_SIZE, 2304),
+    D(GEMMA2, INTERMEDIATE_SIZE, 9216),
+    D(GEMMA2, NUM_HIDDEN_LAYERS, 26),
+    D(GEMMA2, NUM_ATTENTION_HEADS, 8),
+    D(GEMMA2, NUM_KEY_VALUE_HEADS, 4),
+    D(GEMMA2, HEAD_DIM, 256),
+    D(GEMMA2, MAX_POSITION_EMBEDDINGS, 8192),
+    D(GEMMA2, SLIDING_WINDOW, 4096),
+    D(LLAMA, VOCAB_SIZE, 32000),
+    D(LLAMA, HIDDEN_SIZE, 4096),
+    D(LLAMA, INTERMEDIATE_SIZE, 11008),
+    D(LLAMA, NUM_HIDDEN_LAYERS, 32),
+    D(LLAMA, NUM_ATTENTION_HEADS, 32),
+    D(LLAMA, MAX_POSITION_EMBEDDINGS, 2048),
+    D(MISTRAL, VOCAB_SIZE, 32000),
+    D(MISTRAL, HIDDEN_SIZE, 4096),
+    D(MISTRAL, INTERMEDIATE_SIZE, 14336),
+    D(MISTRAL, NUM_HIDDEN_LAYERS, 32),
+    D(MISTRAL, NUM_ATTENTION_HEADS, 32),
+    D(MISTRAL, NUM_KEY_VALUE_HEADS, 8),
+    D(MISTRAL, MAX_POSITION_EMBEDDINGS, 131072),
+    D(QWEN2, VOCAB_SIZE, 151936),
+    D(QWEN2, HIDDEN_SIZE, 4096),
+    D(QWEN2, INTERMEDIATE_SIZE, 22016),
+    D(QWEN2, NUM_HIDDEN_LAYERS, 32),
+    D(QWEN2, NUM_ATTENTION_HEADS, 32),
+    D(QWEN2, NUM_KEY_VALUE_HEADS, 32),
+    D(QWEN2, MAX_POSITION_EMBEDDINGS, 32768),
+    D(QWEN3, VOCAB_SIZE, 151936),
+    D(QWEN3, HIDDEN_SIZE, 4096),
+    D(QWEN3, INTERMEDIATE_SIZE, 22016),
+    D(QWEN3, NUM_HIDDEN_LAYERS, 32),
+    D(QWEN3, NUM_ATTENTION_HEADS, 32),
+    D(QWEN3, NUM_KEY_VALUE_HEADS, 32),
+    D(QWEN3, HEAD_DIM, 128),
+    D(QWEN3, MAX_POSITION_EMBEDDINGS, 32768),
+#undef D
+};
+
+/* A key counts as absent only when no spelling is present at all: an
+ * explicit null (Mistral's "sliding_window": null) is transformers' None,
+ * not its default. */
+static bool absent(const cfg *c, const char *keys)
+{
+    for (const char *k = keys; *k;) {
+        size_t n = strcspn(k, ",");
+        char key[64];
+        if (n < sizeof key) {
+            memcpy(key, k, n);
+            key[n] = '\0';
+            if (json_object_get(c->obj, key))
+                return false;
+        }
+        k += n + (k[n] == ',');
+    }
+    return true;
+}
+
+static void family_defaults(cfg *c)
+{
+    for (size_t i = 0; i < KVB__ARRAY_LEN(defaults); i++) {
+        const slot *s = slot_of(defaults[i].field);
+        if (defaults[i].arch != c->fam->arch || has_field(c, s->field) ||
+            !absent(c, keys_for(c, s)))
+            continue;
+        KVB__CANNOT_FAIL(model_set(c, s->field, defaults[i].value, NULL));
+    }
 }
 
 /* The fields without which there is no model to plan. */
@@ -734,7 +830,33 @@ static const struct {
 } extra_types[] = {
     {"RefinedWeb", KVB_ARCH_FALCON},
     {"RefinedWebModel", KVB_ARCH_FALCON},
+    /* vision-language models whose language model is one of ours (the
+     * towers are warned about, see towers()) */
+    {"qwen2_vl", KVB_ARCH_QWEN2},
+    {"qwen2_5_vl", KVB_ARCH_QWEN2},
+    {"qwen2_5_vl_text", KVB_ARCH_QWEN2},
+    {"qwen3_vl_text", KVB_ARCH_QWEN3},
+    {"qwen3_vl_moe_text", KVB_ARCH_QWEN3_MOE},
+    /* DeepseekV3ForCausalLM checkpoints under their own model_type */
+    {"kimi_k2", KVB_ARCH_DEEPSEEK_V3},
+    /* Granite 3.x: Llama's tensors (its multipliers change no shape) */
+    {"granite", KVB_ARCH_LLAMA},
 };
+
+/* Multimodal configs: the towers' weights are not in the inventory yet;
+ * say so rather than plan a smaller model silently. */
+static void towers(cfg *c)
+{
+    static const char *const keys[] = {"vision_config", "audio_config",
+                                       "vision_tower", "speech_config"};
+    for (size_t i = 0; i < KVB__ARRAY_LEN(keys); i++)
+        if (json_is_object(json_object_get(c->root, keys[i])))
+            kvb__read_warn(c->r,
+                           "%s: the tower's weights are not counted (the "
+                           "language model only) and vLLM's encoder "
+                           "profiling is not modelled",
+                           keys[i]);
+}
 
 static kvb_status architecture(cfg *c)
 {
@@ -756,11 +878,23 @@ static kvb_status architecture(cfg *c)
     if (known) {
         cfg_mark(c, KVB_READ_FIELD_ARCH, "model_type");
         cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");
-    } else {
+    } else if (c->r->options & KVB_READ_ASSUME_LLAMA) {
         kvb__read_warn(c->r,
                        "model_type (%s) is not a known family; read as "
-                       "a Llama-shaped decoder from the standard fields",
+                       "a Llama-shaped decoder from the standard fields, "
+                       "as asked (assume-llama): its layer kinds and "
+                       "tensors may differ",
                        type ? type : "missing");
+    } else {
+        kvb_status st = cfg_fail(
+            c, KVB_EUNSUPPORTED, "model_type",
+            "model_type (%s) is not a known family: its "
+            "layer kinds and tensors are unknown, so it is not planned; "
+            "allowed: `kvbudget list models` families, or --assume-llama "
+            "(KVB_READ_ASSUME_LLAMA) to read it as a Llama-shaped decoder",
+            type ? type : "missing");
+        c->prefix = saved;
+        return st;
     }
     c->prefix = saved;
     c->r->model.arch = arch;
@@ -784,6 +918,8 @@ static kvb_status read_model(cfg *c)
     if (!st)
         st = read_standard(c);
     if (!st)
+        family_defaults(c);
+    if (!st)
         st = quirks(c);
     if (!st)
         st = experts(c);
@@ -799,6 +935,8 @@ static kvb_status read_model(cfg *c)
         st = tie(c);
     if (!st)
         dtype(c);
+    if (!st)
+        towers(c);
     model_name(c);
     return st;
 }
@@ -821,14 +959,19 @@ kvb_status kvb__config_read(kvb__reader *r, const char *json, size_t len)
                             "config is %s; allowed: a JSON object",
                             type_name(root));
     } else {
-        json_t *text = json_object_get(root, "text_config");
-        if (json_is_object(text)) {
-            c.obj = text;
-            c.prefix = "text_config";
+        static const char *const nested[] = {"text_config", "language_config",
+                                             "llm_config"};
+        for (size_t i = 0; i < KVB__ARRAY_LEN(nested) && !c.prefix; i++) {
+            json_t *text = json_object_get(root, nested[i]);
+            if (json_is_object(text)) {
+                c.obj = text;
+                c.prefix = nested[i];
+            }
         }
         st = read_model(&c);
         if (!st)
-            st = kvb__quant_config_read(r, root);
+            st = kvb__quant_config_read(r, root, c.prefix ? c.obj : NULL,
+                                        c.prefix);
     }
     json_decref(root);
     r->json = NULL;

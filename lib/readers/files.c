@@ -650,6 +650,7 @@ kvb_status kvb_model_read(const char *path, kvb_model *model, kvb_quant *quant,
                          "directory");
     kvb__reader r;
     kvb__reader_init(&r, path, err);
+    kvb__reader_options(&r, info);
     struct stat sb;
     if (stat(path, &sb) != 0)
         return io_fail(&r, path, errno, "path");
@@ -675,6 +676,7 @@ kvb_status kvb_config_parse(const char *json, size_t len, kvb_model *model,
         return kvb__fail(err, KVB_EINVAL, "json", "json is NULL");
     kvb__reader r;
     kvb__reader_init(&r, "", err);
+    kvb__reader_options(&r, info);
     r.info.format = KVB_FORMAT_CONFIG_JSON;
     st = kvb__config_read(&r, json ? json : "", len);
     return st ? st : kvb__read_finish(&r, model, quant, info);

@@ -796,6 +796,7 @@ kvb_status kvb__hub_read(kvb__ref_read *rr, kvb_model *model, kvb_quant *quant,
     if (!r)
         return kvb__fail(err, KVB_ENOMEM, "hub", "out of memory");
     kvb__reader_init(r, rr->ref->repo, err);
+    kvb__reader_options(r, info);
     hub h;
     memset(&h, 0, sizeof h);
     h.rr = rr;

@@ -244,6 +244,46 @@ static kvb_status check_shape(kvb__reader *r, const char *what,
     return KVB_OK;
 }
 
+/* Python's json module writes NaN, Infinity and -Infinity, which JSON does
+ * not have and jansson refuses; published config.json files carry them
+ * (Nemotron-H's time_step_limit).  Outside strings, each becomes a string
+ * of the same length ("N", "Infini", "-Infini"), so positions stay exact
+ * and a field the model needs reads as "a string", never as a number.
+ * *copy is NULL when the text has none; else the caller frees it. */
+static const char *non_finite(const char *s, size_t n, char **copy)
+{
+    static const struct {
+        const char *lit, *repl;
+    } subs[] = {{"-Infinity", "\"-Infini\""},
+                {"Infinity", "\"Infini\""},
+                {"NaN", "\"N\""}};
+    scan c = {s, n, 0, 1, 0};
+    *copy = NULL;
+    while (c.i < c.n) {
+        if (c.s[c.i] == '"') {
+            skip_string(&c);
+            continue;
+        }
+        for (size_t k = 0; k < KVB__ARRAY_LEN(subs); k++) {
+            size_t len = strlen(subs[k].lit);
+            if (len > c.n - c.i || memcmp(c.s + c.i, subs[k].lit, len) != 0)
+                continue;
+            if (!*copy) {
+                *copy = malloc(n ? n : 1);
+                if (!*copy)
+                    return NULL;
+                memcpy(*copy, s, n);
+                c.s = *copy;
+            }
+            memcpy(*copy + c.i, subs[k].repl, len);
+            c.i += len - 1;
+            break;
+        }
+        c.i++;
+    }
+    return *copy ? *copy : s;
+}
+
 kvb_status kvb__json_load(kvb__reader *r, const char *text, size_t len,
                           uint64_t base, const char *what, uint64_t max_tokens,
                           json_t **out)
@@ -255,7 +295,13 @@ kvb_status kvb__json_load(kvb__reader *r, const char *text, size_t len,
     if (st)
         return st;
     json_error_t jerr;
-    *out = json_loadb(text, len, 0, &jerr);
+    char *copy = NULL;
+    const char *parse = non_finite(text, len, &copy);
+    if (!parse)
+        return kvb__read_fail(r, KVB_ENOMEM, what, -1, -1, -1,
+                              "%s: out of memory (%zu bytes)", what, len);
+    *out = json_loadb(parse, len, 0, &jerr);
+    free(copy);
     if (*out)
         return KVB_OK;
     kvb_status code = json_error_code(&jerr) == json_error_out_of_memory

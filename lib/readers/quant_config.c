@@ -13,6 +13,7 @@
 
 typedef struct qcfg {
     kvb__reader *r;
+    const char *outer;  /* "text_config" when the config is nested, or NULL */
     json_t *qc;         /* quantization_config */
     const char *name;   /* its key in the root object */
     const char *sub;    /* a nested object's key ("weights"), or NULL */
@@ -26,8 +27,10 @@ static kvb_status qfail(qcfg *q, kvb_status st, const char *key,
                         const char *fmt, ...)
 {
     char text[256], field[64];
-    const char *path[5];
+    const char *path[6];
     size_t n = 0;
+    if (q->outer)
+        path[n++] = q->outer;
     path[n++] = q->name;
     if (q->subsub) {
         path[n++] = "config_groups";
@@ -48,9 +51,12 @@ static kvb_status qfail(qcfg *q, kvb_status st, const char *key,
 
 static void qmark(qcfg *q, int field, const char *key)
 {
-    const char *path[2] = {q->name, key};
+    const char *path[3] = {q->outer, q->name, key};
     int64_t pos[3] = {-1, -1, -1};
-    kvb__json_locate(q->r, path, 2, pos);
+    if (q->outer)
+        kvb__json_locate(q->r, path, 3, pos);
+    else
+        kvb__json_locate(q->r, path + 1, 2, pos);
     kvb__read_mark(q->r, field, pos[0], pos[1], pos[2]);
 }
 
@@ -229,6 +235,13 @@ static kvb_status compressed(qcfg *q)
     kvb_status st = bits(q, w, "num_bits", &b);
     if (!st && b == 8 && type && strcmp(type, "float") == 0)
         return ct_float8(q, w);
+    if (!st && b == 8 && type && strcmp(type, "int") == 0) {
+        /* W8A8 INT8 (RedHatAI ...-quantized.w8a8): one byte per weight
+         * and a scale per channel or tensor, the bytes of FP8. */
+        kvb__read_warn(q->r, "compressed-tensors int8 is sized as fp8 "
+                             "(one byte per weight, the same scales)");
+        return ct_float8(q, w);
+    }
     if (!st && b == 4 && type && strcmp(type, "int") == 0) {
         kvb__read_warn(q->r, "compressed-tensors int4 is sized as awq-4 "
                              "(packed int4 with per-group scales)");
@@ -242,7 +255,7 @@ static kvb_status compressed(qcfg *q)
         return st;
     return qfail(q, KVB_EUNSUPPORTED, "num_bits",
                  "compressed-tensors weights of %lld-bit %s have no "
-                 "kvb_quant_method; allowed: 8-bit float, 4-bit int",
+                 "kvb_quant_method; allowed: 8-bit float or int, 4-bit int",
                  (long long)b, type ? type : "(no type)");
 }
 
@@ -288,16 +301,21 @@ static kvb_status by_method(qcfg *q, const char *m)
                  q->name, m);
 }
 
-kvb_status kvb__quant_config_read(kvb__reader *r, json_t *root)
+kvb_status kvb__quant_config_read(kvb__reader *r, json_t *root, json_t *nested,
+                                  const char *key)
 {
     static const char *const names[] = {"quantization_config",
                                         "compression_config"};
-    qcfg q = {r, NULL, NULL, NULL, NULL};
-    for (size_t i = 0; i < KVB__ARRAY_LEN(names) && !q.qc; i++) {
-        json_t *v = json_object_get(root, names[i]);
-        if (v && !json_is_null(v)) {
-            q.qc = v;
-            q.name = names[i];
+    qcfg q = {r, NULL, NULL, NULL, NULL, NULL};
+    json_t *objs[2] = {root, nested};
+    for (size_t o = 0; o < 2 && !q.qc; o++) {
+        for (size_t i = 0; objs[o] && i < KVB__ARRAY_LEN(names) && !q.qc; i++) {
+            json_t *v = json_object_get(objs[o], names[i]);
+            if (v && !json_is_null(v)) {
+                q.qc = v;
+                q.name = names[i];
+                q.outer = o ? key : NULL;
+            }
         }
     }
     if (!q.qc)

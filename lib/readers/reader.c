@@ -68,6 +68,14 @@ void kvb__reader_init(kvb__reader *r, const char *source, kvb_error *err)
         r->where[i][0] = r->where[i][1] = r->where[i][2] = -1;
 }
 
+void kvb__reader_options(kvb__reader *r, const kvb_read_info *info)
+{
+    if (info && info->struct_size >=
+                    offsetof(kvb_read_info, options) + sizeof info->options)
+        r->options = info->options & KVB_READ_OPTIONS_ALL_;
+    r->info.options = r->options;
+}
+
 void kvb__read_warn(kvb__reader *r, const char *fmt, ...)
 {
     char text[256];

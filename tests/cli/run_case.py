@@ -3,7 +3,8 @@
 
 Files of a case directory:
   cmd       the arguments, one line of shell words; {logs} is
-            tests/data/logs and {case} the case directory
+            tests/data/logs, {manifests} tests/data/manifests and {case}
+            the case directory
   status    the expected exit status ("1", or alternatives "0|2")
   expected  lines that must appear in stdout + stderr, in this order
             ({logs} and {case} as in cmd)
@@ -69,7 +70,9 @@ def main():
     kvbudget, case, root = sys.argv[1], sys.argv[2], sys.argv[3]
     logs = os.path.join(root, "tests", "data", "logs")
     words = shlex.split(read(case, "cmd").strip())
+    manifests = os.path.join(root, "tests", "data", "manifests")
     argv = [kvbudget] + [w.replace("{logs}", logs).replace("{case}", case)
+                         .replace("{manifests}", manifests)
                          for w in words]
     env = dict(os.environ)
     env.pop("NO_COLOR", None)
@@ -93,7 +96,8 @@ def main():
         failures.append(f"exit status {status}, expected {want}")
     at = 0
     for line in (read(case, "expected") or "").splitlines():
-        line = line.replace("{logs}", logs).replace("{case}", case)
+        line = line.replace("{logs}", logs).replace("{case}", case).replace(
+            "{manifests}", manifests)
         if not line:
             continue
         found = out.find(line, at)

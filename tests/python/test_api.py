@@ -404,6 +404,25 @@ class TestReaders(unittest.TestCase):
         b = kvbudget.plan(preset, gpu="a10g", max_model_len=8192)
         self.assertEqual(a.kv_bytes_per_token, b.kv_bytes_per_token)
 
+    def test_unknown_family_and_repo_names(self):
+        text = ('{"model_type": "my_llama", "hidden_size": 4096, '
+                '"num_hidden_layers": 32, "num_attention_heads": 32, '
+                '"intermediate_size": 11008, "vocab_size": 32000, '
+                '"max_position_embeddings": 4096}')
+        with self.assertRaises(kvbudget.KvbEUNSUPPORTED) as cm:
+            kvbudget.parse_config(text)
+        self.assertIn("my_llama", str(cm.exception))
+        mf = kvbudget.parse_config(text, assume_llama=True)
+        self.assertEqual(mf.model.num_hidden_layers, 32)
+        self.assertIn("my_llama", mf.info.warning)
+        m, q, note = kvbudget.resolve_model("Qwen/Qwen2.5-72B-Instruct-AWQ")
+        self.assertEqual(m.num_hidden_layers, 80)
+        self.assertEqual(q.method, kvbudget.QuantMethod.AWQ_4)
+        self.assertIn("awq-4", note)
+        with self.assertRaises(kvbudget.KvbENOTFOUND) as cm:
+            kvbudget.resolve_model("Lama-3.1-8B")
+        self.assertIn("did you mean Llama-3.1-8B", str(cm.exception))
+
     def test_errors_carry_position(self):
         with self.assertRaises(kvbudget.KvbEPARSE) as cm:
             kvbudget.parse_config('{"model_type": "llama",\n  "x": }')

@@ -105,6 +105,18 @@ static void test_cmdline_errors(void **state)
     assert_non_null(strstr(r.err.message,
                            "unknown flag --max-modle-len: not a flag of vLLM"));
 
+    /* argparse's abbreviations: a unique prefix names its flag (the
+     * KubeAI benchmark manifest passes --max-num-batched-token), an
+     * ambiguous one (--max-num: -seqs or -batched-tokens) none */
+    const char *abbrev[] = {"vllm", "serve", "m", "--max-num-batched-token",
+                            "4096"};
+    r = read_argv(5, abbrev, NULL, -1);
+    assert_int_equal(r.st, KVB_OK);
+    assert_int_equal(r.s.max_num_batched_tokens, 4096);
+    const char *ambiguous[] = {"vllm", "serve", "m", "--max-num", "4"};
+    r = read_argv(5, ambiguous, NULL, -1);
+    assert_int_equal(r.st, KVB_EINVAL);
+
     const char *missing[] = {"vllm", "serve", "m", "--max-model-len"};
     r = read_argv(4, missing, NULL, -1);
     assert_int_equal(r.st, KVB_EINVAL);

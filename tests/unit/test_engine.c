@@ -422,7 +422,7 @@ static void test_engine_versions(void **state)
     assert_int_equal(kvb__vllm_accounting(2101), KVB_ACCOUNTING_VLLM_V1_021);
     assert_int_equal(kvb__vllm_accounting(0), KVB_ACCOUNTING_VLLM_V1_021);
     kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(kvb_engine_parse("sglang", &engine, &version, &e),
+    assert_int_equal(kvb_engine_parse("mlc-llm", &engine, &version, &e),
                      KVB_ENOTFOUND);
     assert_string_equal(e.field, "serving.engine");
     assert_int_equal(kvb_engine_parse("vllm@eleven", &engine, &version, &e),

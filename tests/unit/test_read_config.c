@@ -349,17 +349,33 @@ static void test_read_config_quant_errors(void **state)
 static void test_read_config_unknown_type(void **state)
 {
     (void)state;
-    /* An unknown family with the standard fields reads, with a warning. */
+    /* An unknown family is refused, naming model_type: its layer kinds
+     * are unknown, and a Llama-shaped guess would be a confident wrong
+     * answer (issue 14). */
     result r = parse("{\"model_type\": \"my_llama\", " BODY "}");
-    expect_ok(&r, "unknown type");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "config.model_type");
+    assert_non_null(strstr(r.e.message, "my_llama"));
+    assert_non_null(strstr(r.e.message, "--assume-llama"));
+    assert_int_equal(r.e.line, 1);
+    /* With KVB_READ_ASSUME_LLAMA it reads, with a warning. */
+    result_init(&r);
+    r.info.options = KVB_READ_ASSUME_LLAMA;
+    const char *text = "{\"model_type\": \"my_llama\", " BODY "}";
+    r.st = kvb_config_parse(text, strlen(text), &r.m, &r.q, &r.info, &r.e);
+    expect_ok(&r, "unknown type, assumed Llama");
     assert_int_equal(r.m.arch, KVB_ARCH_GENERIC);
     assert_int_equal(r.info.warning_count, 1);
     assert_non_null(strstr(r.info.warning, "my_llama"));
+    assert_int_equal(r.info.options, KVB_READ_ASSUME_LLAMA);
     assert_false(from_file(&r.info, KVB_READ_FIELD_ARCH));
     /* Without a standard field it is an error that names it. */
-    r = parse("{\"model_type\": \"my_llama\", \"hidden_size\": 4096,\n"
-              "\"num_attention_heads\": 32, \"intermediate_size\": 14336,\n"
-              "\"vocab_size\": 1000, \"max_position_embeddings\": 4096}");
+    text = "{\"model_type\": \"my_llama\", \"hidden_size\": 4096,\n"
+           "\"num_attention_heads\": 32, \"intermediate_size\": 14336,\n"
+           "\"vocab_size\": 1000, \"max_position_embeddings\": 4096}";
+    result_init(&r);
+    r.info.options = KVB_READ_ASSUME_LLAMA;
+    r.st = kvb_config_parse(text, strlen(text), &r.m, &r.q, &r.info, &r.e);
     assert_int_equal(r.st, KVB_EPARSE);
     assert_string_equal(r.e.field, "config.num_hidden_layers");
     assert_non_null(strstr(r.e.message, "num_hidden_layers is missing"));

@@ -31,14 +31,15 @@ from __future__ import annotations
 from . import _errors, presets
 from ._api import (REF_NO_CACHE, REF_NO_ENV, REF_OFFLINE, REF_STORE_CACHE,
                    Explanation, LogInputs, ModelFile, ModelRef, apply_fix,
-                   arch, hub_built, read_model_ref,
+                   arch, check, check_fix, hub_built, read_model_ref,
                    device_gpu, dtype, engine, explain, field_bounds, fix, gpu,
                    instance, instance_gpu, kv_bytes_per_token,
                    library_version, log_inputs, model, param_count,
                    parse_config, parse_gguf, parse_log, parse_safetensors,
                    plan, probe_count, probe_device, quant, quant_method,
                    quant_method_name, quant_method_note, read_model,
-                   render_fix, serving, status_name, strerror, tensors,
+                   render_fix, resolve_model, serving, status_name,
+                   strerror, tensors,
                    validate, validate_model, weights)
 from ._batch import HAVE_NUMPY, BatchResult, BatchRow, plan_batch, sweep
 from ._capi import library_path, set_library_path
@@ -63,7 +64,7 @@ __all__ = [
     "__version__", "REQUIRED_ABI", "AUTO_BYTES", "GIB", "HAVE_NUMPY",
     # plans, remedies, logs
     "plan", "plan_batch", "sweep", "BatchResult", "BatchRow",
-    "fix", "apply_fix", "render_fix", "explain", "parse_log", "log_inputs",
+    "fix", "apply_fix", "render_fix", "check", "check_fix", "explain", "parse_log", "log_inputs",
     "Explanation", "LogInputs",
     # readers, probe
     "read_model", "parse_config", "parse_safetensors", "parse_gguf",
@@ -71,7 +72,7 @@ __all__ = [
     "hub_built", "REF_OFFLINE", "REF_NO_ENV", "REF_STORE_CACHE",
     "REF_NO_CACHE", "probe_count", "probe_device", "device_gpu", "validate",
     # building blocks
-    "model", "gpu", "instance", "instance_gpu", "quant", "serving",
+    "model", "resolve_model", "gpu", "instance", "instance_gpu", "quant", "serving",
     "weights", "kv_bytes_per_token", "param_count", "tensors",
     "validate_model", "field_bounds", "quant_method", "quant_method_name",
     "quant_method_note", "dtype", "arch", "engine", "presets",

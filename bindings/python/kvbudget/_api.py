@@ -8,6 +8,7 @@ layers stay traceable.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 from ctypes import byref, c_double, c_int32, c_size_t, c_uint32, c_uint64
 from dataclasses import dataclass
@@ -206,6 +207,18 @@ def _serving_c(serving: ServingLike = None,
 def model(name: str) -> Model:
     """``kvb_preset_model_find``: a preset model, case-insensitively."""
     return Model.from_c(_model_c(name))
+
+
+def resolve_model(name: str) -> Tuple[Model, Quant, str]:
+    """``kvb_preset_model_resolve``: a preset or a Hugging Face repository
+    name ("Qwen/Qwen2.5-72B-Instruct-AWQ") to the preset, the checkpoint's
+    own format and a note saying what was resolved."""
+    cm, cq = _capi.Model(), _capi.Quant()
+    note = ctypes.create_string_buffer(256)
+    _lib().kvb_preset_model_resolve(_name(name, "model"), cm, cq, note,
+                                    len(note), _capi.Error())
+    return (Model.from_c(cm), Quant.from_c(cq),
+            note.value.decode("utf-8", "replace"))
 
 
 def gpu(name: str, count: Optional[int] = None) -> Gpu:
@@ -429,6 +442,67 @@ def render_fix(f: "Fix", model: ModelLike,
                    int(format))
 
 
+# ---- Kubernetes manifests (check) ----
+
+def _check_options(gpu: Optional[str], instance: Optional[str],
+                   max_fixes: int) -> "_capi.CheckOptions":
+    o = _capi.CheckOptions()
+    _lib().kvb_check_options_init(o, ctypes.sizeof(o))
+    o.gpu = (gpu or "").encode("utf-8")
+    o.instance = (instance or "").encode("utf-8")
+    o.max_fixes = max_fixes
+    return o
+
+
+def _manifest_text(path_or_text: Union[str, "os.PathLike[str]", bytes]
+                   ) -> Tuple[bytes, str]:
+    if isinstance(path_or_text, bytes):
+        return path_or_text, "-"
+    text = os.fspath(path_or_text)
+    if "\n" not in text and os.path.isfile(text):
+        with open(text, "rb") as f:
+            return f.read(), text
+    return text.encode("utf-8"), "-"
+
+
+def check(path_or_text: Union[str, "os.PathLike[str]", bytes],
+          gpu: Optional[str] = None, instance: Optional[str] = None,
+          max_fixes: int = 3) -> Dict[str, Any]:
+    """``kvb_check_manifest``: which serving containers of a Kubernetes
+    manifest (a path, or the YAML itself) will start.  Returns the report
+    as ``kvbudget check --json`` prints it: ``{"deployments": [...],
+    "not_understood": [...]}``, each deployment with its ``verdict``
+    ("fits", "fails", "unknown"), ``reasons``, ``plan``, ``fixes`` and
+    ``patch``.  ``gpu``/``instance`` name the GPU where the manifest does
+    not.  Invalid YAML raises the parse error with its line."""
+    data, name = _manifest_text(path_or_text)
+    o = _check_options(gpu, instance, max_fixes)
+    text = _render(_lib().kvb_check_manifest, data, len(data),
+                   name.encode("utf-8"), o)
+    result: Dict[str, Any] = json.loads(text)
+    return result
+
+
+def check_fix(path_or_text: Union[str, "os.PathLike[str]", bytes],
+              gpu: Optional[str] = None,
+              instance: Optional[str] = None) -> str:
+    """``kvb_check_fix``: the manifest with the first remedy that fits
+    applied to each failing serving container."""
+    data, _ = _manifest_text(path_or_text)
+    o = _check_options(gpu, instance, 3)
+    needed = c_size_t(0)
+    changed = c_uint32(0)
+    try:
+        _lib().kvb_check_fix(data, len(data), o, None, 0, byref(needed),
+                             byref(changed), _capi.Error())
+    except error_class(int(Status.EBUFSIZE)):
+        pass
+    buf = ctypes.create_string_buffer(max(needed.value, 1))
+    _lib().kvb_check_fix(data, len(data), o, buf, len(buf), None,
+                         byref(changed), _capi.Error())
+    return buf.value.decode("utf-8", "replace")
+
+
 # ---- logs (explain) ----
 
 def _as_bytes(data: Union[str, bytes, bytearray, memoryview]) -> bytes:
@@ -524,10 +598,22 @@ class ModelFile:
     info: "ReadInfo"
 
 
-def read_model(path: Union[str, "os.PathLike[str]"]) -> ModelFile:
+# kvb_read_info.options bits (include/kvbudget.h)
+READ_ASSUME_LLAMA = 1
+
+
+def _read_info(assume_llama: bool) -> "_capi.ReadInfo":
+    ci = _capi.ReadInfo()
+    ci.options = READ_ASSUME_LLAMA if assume_llama else 0
+    return ci
+
+
+def read_model(path: Union[str, "os.PathLike[str]"],
+               assume_llama: bool = False) -> ModelFile:
     """``kvb_model_read``: a model directory, config.json, .safetensors
-    (or its index) or GGUF file; headers only."""
-    cm, cq, ci = _capi.Model(), _capi.Quant(), _capi.ReadInfo()
+    (or its index) or GGUF file; headers only.  An unknown model_type is
+    refused unless ``assume_llama`` (KVB_READ_ASSUME_LLAMA)."""
+    cm, cq, ci = _capi.Model(), _capi.Quant(), _read_info(assume_llama)
     _lib().kvb_model_read(os.fsencode(path), cm, cq, ci, _capi.Error())
     return ModelFile(Model.from_c(cm), Quant.from_c(cq), ReadInfo.from_c(ci))
 
@@ -600,10 +686,12 @@ def hub_built() -> bool:
     return bool(_lib().kvb_hub_built())
 
 
-def parse_config(text: Union[str, bytes]) -> ModelFile:
-    """``kvb_config_parse``: a Hugging Face config.json's text."""
+def parse_config(text: Union[str, bytes],
+                 assume_llama: bool = False) -> ModelFile:
+    """``kvb_config_parse``: a Hugging Face config.json's text; an unknown
+    model_type is refused unless ``assume_llama``."""
     raw = _as_bytes(text)
-    cm, cq, ci = _capi.Model(), _capi.Quant(), _capi.ReadInfo()
+    cm, cq, ci = _capi.Model(), _capi.Quant(), _read_info(assume_llama)
     _lib().kvb_config_parse(raw, len(raw), cm, cq, ci, _capi.Error())
     return ModelFile(Model.from_c(cm), Quant.from_c(cq), ReadInfo.from_c(ci))
 

@@ -313,6 +313,15 @@ class AdviceOptions(CStruct):
 
 
 @_mirror
+class CheckOptions(CStruct):
+    """``kvb_check_options``."""
+    _c_name_ = "kvb_check_options"
+    _c_init_ = "kvb_check_options_init"
+    _spec_ = (("struct_size", "size_t"), ("gpu", "char", 64),
+              ("instance", "char", 64), ("max_fixes", "uint32_t"))
+
+
+@_mirror
 class Fix(CStruct):
     """``kvb_fix``."""
     _c_name_ = "kvb_fix"
@@ -384,7 +393,8 @@ class ReadInfo(CStruct):
               ("tensor_count", "uint64_t"), ("fields_from_file", "uint64_t"),
               ("header_bytes", "uint64_t"), ("shard_count", "uint32_t"),
               ("file_version", "uint32_t"), ("warning_count", "uint32_t"),
-              ("arch_name", "char", 64), ("warning", "char", 256))
+              ("arch_name", "char", 64), ("warning", "char", 256),
+              ("options", "uint32_t"))
 
 
 @_mirror
@@ -646,6 +656,9 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
     ("kvb_preset_model_get", [c_size_t, _P(Model), _P(Error)], _status,
      _check),
     ("kvb_preset_model_find", [_str, _P(Model), _P(Error)], _status, _check),
+    ("kvb_preset_model_resolve",
+     [_str, _P(Model), _P(Quant), _P(c_char), c_size_t, _P(Error)], _status,
+     _check),
     ("kvb_preset_model_published_params",
      [c_size_t, _P(c_uint64), _P(Error)], _status, _check),
     ("kvb_preset_gpu_count", [], c_size_t, None),
@@ -685,6 +698,15 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
     ("kvb_fix_render",
      [_P(Fix), _P(Model), c_int32, _P(c_char), c_size_t, _P(c_size_t),
       _P(Error)], _status, _check),
+    # Kubernetes manifests (check)
+    ("kvb_check_options_init", [_P(CheckOptions), c_size_t], _status,
+     _check_init),
+    ("kvb_check_manifest",
+     [c_char_p, c_size_t, _str, _P(CheckOptions), _P(c_char), c_size_t,
+      _P(c_size_t), _P(Error)], _status, _check),
+    ("kvb_check_fix",
+     [c_char_p, c_size_t, _P(CheckOptions), _P(c_char), c_size_t,
+      _P(c_size_t), _P(c_uint32), _P(Error)], _status, _check),
     # Logs (explain)
     ("kvb_log_failure_name", [c_int], _str, _string),
     ("kvb_log_failure_reason", [c_int], _str, _string),

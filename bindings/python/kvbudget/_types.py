@@ -644,6 +644,7 @@ class ReadInfo(_CMirror):
     warning_count: int = 0
     arch_name: str = ""
     warning: str = ""
+    options: int = 0
 
     def from_file(self, field: ReadField) -> bool:
         """Whether the file set ``field`` (its bit in fields_from_file)."""

@@ -1,0 +1,787 @@
+/*
+ * engines/tgi.c -- Hugging Face Text Generation Inference's memory
+ * accounting, by release line.
+ *
+ * TGI sizes its KV cache in the warm-up (server/text_generation_server/
+ * models/flash_causal_lm.py, FlashCausalLM.warmup): it allocates a cache
+ * for the warm-up batch of max_batch_prefill_tokens, runs that prefill,
+ * then reads the free memory with torch.cuda.mem_get_info, less what
+ * --cuda-memory-fraction keeps back (utils/import_utils.py
+ * get_cuda_free_memory: max(0, free - (1 - f) x total)), and gives the
+ * KV cache
+ *
+ *   before 1.4.1         free_f // block bytes
+ *   1.4.1 to 2.2         (free_f x 0.95) // block bytes     (PR #1428)
+ *   2.3 and 2.4          (free_f x TGI_WIGGLE_ROOM 0.9) // block bytes
+ *                                                           (PR #2449)
+ *   3.0 on               free_{f x 0.9} // block bytes      (PR #2808)
+ *
+ * plus the warm-up batch's blocks, which it allocated before measuring.
+ * The router logs "Setting max batch total tokens to" blocks x BLOCK_SIZE
+ * and fails with NotEnoughMemory when max_total_tokens exceeds it
+ * (backends/v3/src/lib.rs).  BLOCK_SIZE is the attention backend's
+ * (models/globals.py): 1 flashinfer, 256 flashdecoding, 16 paged.  KV
+ * heads split as H_kv / num_shard, which must divide (flash_llama_modeling
+ * .py).  docs/engines/tgi.md has the sources and the accuracy.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define V(major, minor, patch) ((major)*10000u + (minor)*100u + (patch))
+
+static bool since(const kvb__engine_in *in, uint32_t v)
+{
+    return in->version == 0 || in->version >= v;
+}
+
+static int32_t tgi_accounting(const kvb__engine_in *in)
+{
+    (void)in;
+    return KVB_ACCOUNTING_TGI;
+}
+
+static kvb_status tgi_check(const kvb__engine_in *in, kvb_error *err)
+{
+    int32_t a = in->s.accounting;
+    if (a >= 0 && a != KVB_ACCOUNTING_TGI)
+        return kvb__fail(err, KVB_EINVAL, "serving.accounting",
+                         "serving.accounting (%s) is not TGI's; allowed: "
+                         "-1, tgi",
+                         kvb_accounting_name(a) ? kvb_accounting_name(a) : "?");
+    uint64_t in_tok = in->s.max_input_tokens;
+    if (in_tok && in->s.max_model_len && in_tok >= in->s.max_model_len)
+        return kvb__fail(err, KVB_EINVAL, "serving.max_input_tokens",
+                         "serving.max_input_tokens (%llu) must be < "
+                         "max_total_tokens (%llu); allowed: 1..%llu",
+                         (unsigned long long)in_tok,
+                         (unsigned long long)in->s.max_model_len,
+                         (unsigned long long)in->s.max_model_len - 1);
+    return KVB_OK;
+}
+
+/*
+ * The attention backend the launcher picks (launcher/src/main.rs
+ * resolve_attention, from 2.3): flashinfer unless the head size is not
+ * 64, 128 or 256, or the model is Falcon or DeepSeek-V2, where
+ * flashdecoding (compute capability 8.0 and up) or paged takes over.
+ * Before 2.3 the server used paged attention (BLOCK_SIZE 16) unless
+ * FLASH_DECODING was set.
+ */
+static uint32_t tgi_block_size(const kvb__engine_in *in)
+{
+    if (!since(in, V(2, 3, 0)))
+        return 16;
+    const kvb_model *m = in->model;
+    uint32_t hd = (uint32_t)kvb__head_dim(m);
+    uint32_t cc = in->gpu->compute_capability;
+    bool flashinfer = (hd == 64 || hd == 128 || hd == 256) &&
+                      m->arch != KVB_ARCH_FALCON &&
+                      m->arch != KVB_ARCH_DEEPSEEK_V3;
+    if (flashinfer)
+        return 1;
+    return cc && cc < 80 ? 16 : 256;
+}
+
+/* f16 FLOPS of the cards the launcher knows (main.rs ComputeType::f16_flop),
+ * by the nvidia-smi name it matches or by the preset of that card. */
+static uint64_t card_flops(const kvb_gpu *g)
+{
+    static const struct {
+        const char *name;
+        uint64_t tflops;
+    } cards[] = {
+        {"nvidia-4090", 82},
+        {"nvidia-t4", 65},
+        {"nvidia-l4", 121},
+        {"l4", 121},
+        {"nvidia-l40", 181},
+        {"l40", 181},
+        {"nvidia-l40s", 363},
+        {"l40s", 363},
+        {"nvidia-a10g", 125},
+        {"a10g", 125},
+        {"nvidia-a40", 149},
+        {"a40", 149},
+        {"nvidia-a100-sxm4-80gb", 312},
+        {"nvidia-a100-sxm4-40gb", 312},
+        {"nvidia-a100-80gb-pcie", 312},
+        {"nvidia-a100", 312},
+        {"a100-80gb", 312},
+        {"a100-40gb", 312},
+        {"nvidia-h100-80gb-hbm3", 900},
+        {"nvidia-h100-nvl", 900},
+        {"nvidia-h100", 900},
+        {"h100", 900},
+        {"h100-nvl", 900},
+        {"nvidia-h200", 989},
+        {"h200", 989},
+    };
+    char card[64];
+    size_t i = 0;
+    for (; g->name[i] && i + 1 < sizeof card; i++)
+        card[i] =
+            g->name[i] == ' ' ? '-' : (char)tolower((unsigned char)g->name[i]);
+    card[i] = '\0';
+    for (size_t k = 0; k < KVB__ARRAY_LEN(cards); k++)
+        if (!strcmp(card, cards[k].name))
+            return cards[k].tflops * 1000000000000ull;
+    return 0;
+}
+
+/*
+ * TGI 3.x's default max_batch_prefill_tokens (main.rs, PR #2797): the
+ * cards' f16 FLOPS over the model's FLOPs per token (Config::flop), if
+ * over 100, else 4096; capped by max_position_embeddings and by the
+ * tokens the VRAM allows (vram_maximum: total x fraction x 0.95 less
+ * 2 bytes a parameter, over KV plus MLP bytes a token; unquantized only).
+ */
+static uint64_t prefill_default_v3(const kvb__engine_in *in, uint32_t shards)
+{
+    const kvb_model *m = in->model;
+    uint64_t h = m->hidden_size, hd = kvb__head_dim(m);
+    uint64_t heads = m->num_attention_heads, kv = m->num_key_value_heads;
+    uint64_t width = m->num_experts
+                         ? m->moe_intermediate_size *
+                               (m->num_experts_per_tok + m->num_shared_experts)
+                         : m->intermediate_size;
+    uint64_t layer =
+        2 * heads * hd * h * 4 + 2 * kv * hd * h * 2 + 2 * 3 * h * width;
+    uint64_t flop = layer * m->num_hidden_layers;
+    uint64_t card = card_flops(in->gpu);
+    uint64_t value = 4096;
+    if (card && flop && card * shards / flop > 100)
+        value = card * shards / flop;
+    value = kvb__min(value, m->max_position_embeddings);
+    bool quantized = in->quant->method != KVB_QUANT_AUTO &&
+                     in->quant->method != KVB_QUANT_BF16 &&
+                     in->quant->method != KVB_QUANT_FP16;
+    if (card && !quantized) {
+        uint64_t experts = m->num_experts ? m->num_experts : 1;
+        uint64_t w =
+            m->num_experts ? m->moe_intermediate_size : m->intermediate_size;
+        double avail = (double)in->gpu->total_bytes * shards *
+                       in->s.gpu_memory_utilization * 0.95;
+        double model = 2.0 * ((double)((heads + 2 * kv) * hd + heads * hd * h +
+                                       3 * w * experts * h) *
+                                  m->num_hidden_layers +
+                              2.0 * (double)(h * m->vocab_size));
+        uint64_t tok = kv * 2 * hd * 2 * m->num_hidden_layers +
+                       (w + w / 2) * experts * 2 * 3;
+        if (avail > model && tok)
+            value = kvb__min(value, (uint64_t)((avail - model) / (double)tok));
+    }
+    return value ? value : 1;
+}
+
+/*
+ * Defaults of the launcher (launcher/src/main.rs) by line:
+ *  - 1.x: --max-input-length 1024, --max-total-tokens 2048,
+ *    --max-batch-prefill-tokens 4096;
+ *  - 2.x: max_position_embeddings capped at 4096 (max_default): input
+ *    that - 1, total that, prefill input + 50;
+ *  - 3.x: all three left to the warm-up (total = min(KV tokens, model
+ *    length), input = total - 1), prefill from prefill_default_v3.
+ * --cuda-memory-fraction 1.0; --max-concurrent-requests 128 is the most
+ * requests the router admits.
+ */
+static void tgi_defaults(kvb__engine_in *in)
+{
+    kvb_serving *s = &in->s;
+    const kvb_model *m = in->model;
+    if (s->gpu_memory_utilization == 0.0)
+        s->gpu_memory_utilization = 1.0;
+    if (!s->block_size)
+        s->block_size = tgi_block_size(in);
+    if (!s->max_num_seqs)
+        s->max_num_seqs = 128;
+    if (s->enable_chunked_prefill < 0)
+        s->enable_chunked_prefill = since(in, V(3, 0, 0)) ? 1 : 0;
+    uint64_t mpe = m->max_position_embeddings;
+    if (!since(in, V(2, 0, 0))) {
+        if (!s->max_model_len)
+            s->max_model_len = kvb__min(2048, mpe);
+        if (!s->max_input_tokens)
+            s->max_input_tokens = kvb__min(1024, s->max_model_len - 1);
+        if (!s->max_num_batched_tokens)
+            s->max_num_batched_tokens = 4096;
+    } else if (!since(in, V(3, 0, 0))) {
+        uint64_t cap = kvb__min(mpe, 4096);
+        if (!s->max_model_len)
+            s->max_model_len = s->max_input_tokens
+                                   ? kvb__max(cap, s->max_input_tokens + 1)
+                                   : cap;
+        if (!s->max_input_tokens)
+            s->max_input_tokens = s->max_model_len - 1;
+        if (!s->max_num_batched_tokens)
+            s->max_num_batched_tokens = s->max_input_tokens + 50;
+    } else {
+        if (!s->max_model_len)
+            s->max_model_len = mpe;
+        if (!s->max_num_batched_tokens)
+            s->max_num_batched_tokens =
+                prefill_default_v3(in, s->tensor_parallel_size);
+        if (!s->max_input_tokens)
+            s->max_input_tokens =
+                kvb__min(s->max_model_len - 1, s->max_num_batched_tokens);
+    }
+    if (!s->max_input_tokens)
+        s->max_input_tokens = 1;
+}
+
+/* torch.cuda.set_per_process_memory_fraction(f) caps what the shard may
+ * use: f x total, less the CUDA context outside PyTorch. */
+static uint64_t tgi_requested(const kvb__engine_in *in)
+{
+    uint64_t ctx = kvb__vllm_cuda_context(in);
+    uint64_t f = (uint64_t)floor((double)in->gpu->total_bytes *
+                                 in->s.gpu_memory_utilization);
+    return f > ctx ? f - ctx : 0;
+}
+
+/* CUDA graphs are captured after the KV cache is allocated: they come out
+ * of the wiggle room, not the budget. */
+static uint64_t tgi_cudagraph(const kvb__engine_in *in, uint32_t layers)
+{
+    (void)in;
+    (void)layers;
+    return 0;
+}
+
+static bool tgi_graphs_in_budget(const kvb__engine_in *in)
+{
+    (void)in;
+    return false;
+}
+
+/* The warm-up batch: requests of max_input_tokens (the router's
+ * warmup in backends/v3/src/client/sharded_client.rs) until
+ * max_batch_prefill_tokens, one logit row each. */
+static uint64_t warmup_requests(const kvb__engine_in *in)
+{
+    uint64_t in_tok = in->s.max_input_tokens ? in->s.max_input_tokens : 1;
+    return kvb__max(1, kvb__cdiv(in->s.max_num_batched_tokens, in_tok));
+}
+
+static uint64_t tgi_activation(const kvb__engine_in *in, uint32_t stage)
+{
+    if (in->s.activation_bytes != KVB_AUTO_BYTES)
+        return in->s.activation_bytes;
+    kvb__engine_in x = *in;
+    x.s.max_num_seqs =
+        (uint32_t)kvb__min(warmup_requests(in), in->s.max_num_batched_tokens);
+    uint64_t peak = kvb__vllm_activation(&x, stage);
+    if (since(in, V(3, 0, 0)))
+        return peak;
+    /* Before 3.0 the warm-up asked for prefill logprobs (prefill_logprobs:
+     * true in router/client/src/client.rs), so the head ran over every
+     * prefill token: the rank's logits, the gathered logits and their
+     * log_softmax, in the model dtype (PR #2797 turned it off). */
+    const kvb_model *m = in->model;
+    uint64_t t = in->s.max_num_batched_tokens, v = m->vocab_size;
+    uint64_t b = kvb__dtype_bytes(kvb__act_dtype(m, in->quant));
+    uint64_t logits =
+        t * v * b * 2 + t * kvb__cdiv(v, in->s.tensor_parallel_size) * b;
+    return kvb__max(peak, logits);
+}
+
+static bool tgi_hybrid(const kvb__engine_in *in)
+{
+    (void)in;
+    return false;
+}
+
+static uint64_t block_bytes(const kvb__kv_stage *ks)
+{
+    return ks->page_bytes * ks->group_size;
+}
+
+/* Blocks of the warm-up batch (its KV cache is counted as used when the
+ * free memory is read, then added back). */
+static uint64_t warmup_blocks(const kvb__engine_in *in)
+{
+    uint64_t reqs = warmup_requests(in), bs = in->s.block_size;
+    uint64_t per = in->s.max_num_batched_tokens / reqs;
+    return reqs * kvb__cdiv(per + 1, bs);
+}
+
+static uint64_t tgi_num_blocks(const kvb__engine_in *in,
+                               const kvb__kv_stage *ks, uint64_t available)
+{
+    uint64_t bb = block_bytes(ks);
+    if (!bb)
+        return 0;
+    if (in->s.kv_cache_memory_bytes)
+        return available / bb;
+    uint64_t wb = warmup_blocks(in), w = wb * bb;
+    if (available < w)
+        return 0; /* the warm-up itself runs out of memory */
+    double free_f = (double)(available - w);
+    double kv;
+    if (since(in, V(3, 0, 0)))
+        kv = free_f -
+             0.1 * in->s.gpu_memory_utilization * (double)in->gpu->total_bytes;
+    else if (since(in, V(2, 3, 0)))
+        kv = free_f * 0.90;
+    else if (since(in, V(1, 4, 1)))
+        kv = free_f * 0.95;
+    else
+        kv = free_f;
+    return (kv > 0 ? (uint64_t)(kv / (double)bb) : 0) + wb;
+}
+
+static uint64_t tgi_needed(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                           uint64_t len)
+{
+    return kvb__cdiv(len, in->s.block_size) * block_bytes(ks);
+}
+
+static void tgi_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                       uint64_t num_blocks, uint64_t *tokens,
+                       double *concurrency)
+{
+    (void)ks;
+    *tokens = num_blocks * in->s.block_size;
+    *concurrency = in->s.max_model_len
+                       ? (double)*tokens / (double)in->s.max_model_len
+                       : 0.0;
+}
+
+static uint64_t tgi_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                            uint64_t available, uint64_t num_blocks)
+{
+    (void)ks;
+    (void)available;
+    return kvb__min(in->model->max_position_embeddings,
+                    num_blocks * in->s.block_size);
+}
+
+static void tgi_finish(const kvb__engine_in *in, kvb_plan *p,
+                       const kvb__stage_result *r)
+{
+    uint64_t bb = block_bytes(r->ks);
+    p->kv_cache_bytes_per_gpu = p->num_blocks * bb;
+    p->kv_budget_bytes_per_gpu = p->kv_cache_bytes_per_gpu;
+    p->max_total_tokens = p->max_kv_tokens;
+    /* 3.x: an unset max_total_tokens is what the KV cache holds, up to
+     * the model's length (flash_causal_lm.py warmup) */
+    if (since(in, V(3, 0, 0)) &&
+        in->s.max_model_len == in->model->max_position_embeddings &&
+        p->max_kv_tokens && p->max_kv_tokens < p->max_model_len) {
+        p->max_model_len = p->max_kv_tokens;
+        p->max_concurrency = 1.0;
+    }
+}
+
+static bool tgi_len_fails(const kvb__engine_in *in, const kvb_plan *p,
+                          const kvb__stage_result *r)
+{
+    (void)in;
+    (void)r;
+    return p->max_model_len > p->max_total_tokens;
+}
+
+/* The warm-up needs the weights, its activation peak and its cache; the
+ * rest is the router's check. */
+static void tgi_verdict(const kvb__engine_in *in, kvb_plan *p,
+                        const kvb__stage_result *r, bool text)
+{
+    uint64_t w = warmup_blocks(in) * block_bytes(r->ks);
+    uint64_t avail = r->available > 0 ? (uint64_t)r->available : 0;
+    kvb__verdict_default(in, p, r, text);
+    if (p->verdict == KVB_VERDICT_WEIGHTS_EXCEED || avail >= w)
+        return;
+    p->verdict = KVB_VERDICT_NO_KV_MEMORY;
+    p->fits = 0;
+    if (text)
+        snprintf(p->message, sizeof p->message,
+                 "the warm-up of %llu prefill tokens does not fit: weights "
+                 "%.2f + activations %.2f + non-torch %.2f + its KV %.2f "
+                 "GiB exceed the %.2f GiB usable",
+                 (unsigned long long)p->max_num_batched_tokens,
+                 KVB__GIB(p->weights_bytes_per_gpu),
+                 KVB__GIB(p->activation_bytes_per_gpu),
+                 KVB__GIB(p->non_torch_bytes_per_gpu), KVB__GIB(w),
+                 KVB__GIB(p->usable_bytes_per_gpu));
+}
+
+/* num_heads and num_key_value_heads must divide by num_shard
+ * (custom_modeling/flash_llama_modeling.py and the other flash models). */
+static bool tgi_parallelism_bad(const kvb__engine_in *in, uint32_t gpu_count,
+                                char *msg, size_t cap)
+{
+    const kvb_model *m = in->model;
+    uint32_t n = in->s.tensor_parallel_size;
+    if (n > gpu_count || in->s.pipeline_parallel_size > 1) {
+        if (msg)
+            snprintf(msg, cap,
+                     "num_shard %u (pipeline %u) needs %u GPUs; %u available; "
+                     "TGI has no pipeline parallelism",
+                     n, in->s.pipeline_parallel_size,
+                     n * in->s.pipeline_parallel_size, gpu_count);
+    } else if (m->num_attention_heads % n != 0) {
+        if (msg)
+            snprintf(msg, cap,
+                     "`num_heads` must be divisible by `num_shards` (got "
+                     "`num_heads`: %u and `num_shards`: %u",
+                     m->num_attention_heads, n);
+    } else if (!kvb__is_mla(m) && m->num_key_value_heads % n != 0) {
+        if (msg)
+            snprintf(msg, cap,
+                     "`num_key_value_heads` must be divisible by `num_shards` "
+                     "(got `num_key_value_heads`: %u and `num_shards`: %u",
+                     m->num_key_value_heads, n);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static kvb_status tgi_error_text(const kvb_plan *p, char *buf, size_t cap,
+                                 size_t *needed, kvb_error *err)
+{
+    switch (p->verdict) {
+    case KVB_VERDICT_WEIGHTS_EXCEED:
+        return kvb__render(buf, cap, needed, err,
+                           "torch.cuda.OutOfMemoryError: CUDA out of memory "
+                           "while loading the weights (%.2f GiB per shard, "
+                           "%.2f GiB GPU)",
+                           KVB__GIB(p->weights_bytes_per_gpu),
+                           KVB__GIB(p->gpu_total_bytes));
+    case KVB_VERDICT_NO_KV_MEMORY:
+        return kvb__render(buf, cap, needed, err,
+                           "Not enough memory to handle %llu prefill tokens. "
+                           "You need to decrease `--max-batch-prefill-tokens`",
+                           (unsigned long long)p->max_num_batched_tokens);
+    case KVB_VERDICT_MAX_LEN_EXCEEDS_KV:
+        return kvb__render(
+            buf, cap, needed, err,
+            "Not enough memory to handle `max_total_tokens=%llu`",
+            (unsigned long long)p->max_model_len);
+    case KVB_VERDICT_PARALLELISM_INVALID:
+        return kvb__render(buf, cap, needed, err, "ValueError: %s", p->message);
+    default: return kvb__render(buf, cap, needed, err, "%s", "");
+    }
+}
+
+/* ---- fixes as text-generation-launcher flags ---- */
+
+static void tgi_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
+{
+    char repo[96];
+    bool have = kvb__model_repo(m->name, repo, sizeof repo);
+    kvb__arg(a, "--model-id");
+    kvb__arg(a, "%s", have ? repo : m->name[0] ? m->name : "MODEL");
+    static const struct {
+        int32_t method;
+        const char *value;
+    } quant[] = {
+        {KVB_QUANT_FP8, "fp8"},
+        {KVB_QUANT_GPTQ_4, "gptq"},
+        {KVB_QUANT_GPTQ_8, "gptq"},
+        {KVB_QUANT_AWQ_4, "awq"},
+        {KVB_QUANT_BNB_4, "bitsandbytes-nf4"},
+    };
+    for (size_t i = 0; i < KVB__ARRAY_LEN(quant); i++)
+        if (quant[i].method == f->quant_method) {
+            kvb__arg(a, "--quantize");
+            kvb__arg(a, "%s", quant[i].value);
+        }
+    kvb__arg(a, "--max-total-tokens");
+    kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);
+    kvb__arg(a, "--max-input-tokens");
+    kvb__arg(
+        a, "%llu",
+        (unsigned long long)(f->max_model_len > 1 ? f->max_model_len - 1 : 1));
+    kvb__arg(a, "--cuda-memory-fraction");
+    kvb__arg(a, "%.2f", f->gpu_memory_utilization);
+    if (f->tensor_parallel_size > 1) {
+        kvb__arg(a, "--num-shard");
+        kvb__arg(a, "%u", f->tensor_parallel_size);
+    }
+    if (f->kv_cache_dtype == KVB_DTYPE_FP8) {
+        kvb__arg(a, "--kv-cache-dtype");
+        kvb__arg(a, "fp8_e4m3fn");
+    }
+    if (f->enforce_eager) {
+        kvb__arg(a, "--cuda-graphs");
+        kvb__arg(a, "0");
+    }
+}
+
+/* ---- command lines ---- */
+
+static bool tgi_detect(size_t argc, const char *const *argv, size_t *used)
+{
+    return kvb__cmd_program(argc, argv, "text-generation-launcher", NULL, used);
+}
+
+/* ATTENTION=flashinfer|flashdecoding|paged picks BLOCK_SIZE
+ * (models/globals.py). */
+static kvb_status tgi_attention(kvb__cmd *c, const char *flag,
+                                const char *value, kvb_error *err)
+{
+    if (!strcmp(value, "flashinfer"))
+        c->s->block_size = 1;
+    else if (!strcmp(value, "flashdecoding"))
+        c->s->block_size = 256;
+    else if (!strcmp(value, "flashdecoding-ipex"))
+        c->s->block_size = 64;
+    else if (!strcmp(value, "paged"))
+        c->s->block_size = 16;
+    else
+        return kvb__fail(err, KVB_EINVAL, "command",
+                         "command: %s (%s) is not a TGI attention; allowed: "
+                         "flashinfer, flashdecoding, flashdecoding-ipex, paged",
+                         flag, value);
+    return KVB_OK;
+}
+
+/* --cuda-graphs 0 turns them off ("1,2,4" lists batch sizes). */
+static kvb_status tgi_cuda_graphs(kvb__cmd *c, const char *flag,
+                                  const char *value, kvb_error *err)
+{
+    (void)flag;
+    (void)err;
+    c->s->enforce_eager = !strcmp(value, "0");
+    return KVB_OK;
+}
+
+/* The user's --max-batch-total-tokens: used by 0.x; ignored with a
+ * warning by the router of flash models since (backends/v3/src/lib.rs). */
+static kvb_status tgi_batch_total(kvb__cmd *c, const char *flag,
+                                  const char *value, kvb_error *err)
+{
+    uint64_t v;
+    kvb_status st = kvb__cmd_u64(flag, value, 1, UINT32_MAX, &v, err);
+    if (st)
+        return st;
+    c->s->max_total_tokens = v;
+    kvb__cmd_warn(c,
+                  "%s %llu: TGI infers the batch total from the warm-up and "
+                  "ignores it for flash models",
+                  flag, (unsigned long long)v);
+    return KVB_OK;
+}
+
+#define S KVB__FLAG_SERVING
+#define C KVB__FLAG_COMMAND
+/* launcher/src/main.rs (struct Args, clap: each flag also read from the
+ * environment variable of the same name). */
+static const kvb__flag tgi_flags[] = {
+    C("--model-id", "MODEL_ID", model),
+    C("--quantize", "QUANTIZE", quantization),
+    C("--dtype", "DTYPE", dtype),
+    C("--kv-cache-dtype", "KV_CACHE_DTYPE", kv_cache_dtype),
+    S("--num-shard", "NUM_SHARD", KVB__FLAG_U32, tensor_parallel_size),
+    S("--max-total-tokens", "MAX_TOTAL_TOKENS", KVB__FLAG_U64, max_model_len),
+    S("--max-input-tokens|--max-input-length", "MAX_INPUT_TOKENS",
+      KVB__FLAG_U64, max_input_tokens),
+    S(NULL, "MAX_INPUT_LENGTH", KVB__FLAG_U64, max_input_tokens),
+    S("--max-batch-prefill-tokens", "MAX_BATCH_PREFILL_TOKENS", KVB__FLAG_U64,
+      max_num_batched_tokens),
+    KVB__FLAG_SET("--max-batch-total-tokens", "MAX_BATCH_TOTAL_TOKENS",
+                  tgi_batch_total),
+    S("--max-batch-size", "MAX_BATCH_SIZE", KVB__FLAG_U32, max_num_seqs),
+    S("--cuda-memory-fraction", "CUDA_MEMORY_FRACTION", KVB__FLAG_FRACTION,
+      gpu_memory_utilization),
+    KVB__FLAG_SET("--cuda-graphs", "CUDA_GRAPHS", tgi_cuda_graphs),
+    KVB__FLAG_SET(NULL, "ATTENTION", tgi_attention),
+    KVB__FLAG_SKIP("--revision|--validation-workers|--sharded|"
+                   "--max-concurrent-requests|--max-best-of|"
+                   "--max-stop-sequences|--max-top-n-tokens|"
+                   "--waiting-served-ratio|--max-waiting-tokens|--hostname|"
+                   "-p|--port|--shard-uds-path|--master-addr|--master-port|"
+                   "--huggingface-hub-cache|--weights-cache-override|"
+                   "--otlp-endpoint|--otlp-service-name|--cors-allow-origin|"
+                   "--api-key|--watermark-gamma|--watermark-delta|"
+                   "--ngrok-authtoken|--ngrok-edge|--tokenizer-config-path|"
+                   "--max-client-batch-size|--lora-adapters|--usage-stats|"
+                   "--payload-limit|--speculate|--rope-scaling|--rope-factor|"
+                   "--prefix-caching|--served-model-name|--max-input-length-"
+                   "deprecated|--graceful-termination-timeout",
+                   NULL),
+    KVB__FLAG_SKIP(NULL, "PREFIX_CACHING"),
+    KVB__FLAG_SKIP(NULL, "TGI_WIGGLE_ROOM"),
+    KVB__FLAG_SKIP_BARE("--trust-remote-code|--disable-custom-kernels|"
+                        "--json-output|--ngrok|--disable-grammar-support|"
+                        "--env|--enable-prefill-logprobs|--disable-usage-"
+                        "stats",
+                        NULL),
+};
+#undef S
+#undef C
+
+/* ---- log lines ---- */
+
+static void set(kvb_log_facts *f, int bit)
+{
+    f->present |= (uint64_t)1 << bit;
+}
+
+static const char *after(const char *line, size_t n, const char *key)
+{
+    size_t k = strlen(key);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(line + i, key, k) == 0)
+            return line + i + k;
+    return NULL;
+}
+
+static bool integer(const char *p, const char *end, uint64_t *out)
+{
+    while (p < end && (*p == ' ' || *p == '`' || *p == '='))
+        p++;
+    if (p >= end || *p < '0' || *p > '9')
+        return false;
+    uint64_t v = 0;
+    while (p < end && *p >= '0' && *p <= '9' && v < UINT64_MAX / 10)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    *out = v;
+    return true;
+}
+
+static void failure(kvb_log_facts *f, int32_t kind, const char *line, size_t n)
+{
+    f->failure = kind;
+    f->oom_phase = KVB_LOG_PHASE_PROFILE;
+    snprintf(f->failure_text, sizeof f->failure_text, "%.*s",
+             (int)kvb__min(n, sizeof f->failure_text - 1), line);
+}
+
+/* "name: value" of the launcher's Args dump ("num_shard: Some(8)"). */
+static bool arg_u64(const char *line, size_t n, const char *key, uint64_t *out)
+{
+    const char *p = after(line, n, key);
+    if (!p)
+        return false;
+    const char *end = line + n;
+    if (end - p >= 5 && !memcmp(p, "Some(", 5))
+        p += 5;
+    return integer(p, end, out);
+}
+
+static bool tgi_log_line(kvb_log_facts *f, const char *line, size_t n)
+{
+    const char *end = line + n, *p;
+    uint64_t v;
+    bool mine = false;
+    if ((p = after(line, n, "Setting max batch total tokens to ")) &&
+        integer(p, end, &v)) {
+        f->max_total_tokens = f->kv_cache_tokens = v;
+        set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+        set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+        mine = true;
+    }
+    if ((p = after(line, n, "Default `max_batch_prefill_tokens` to ")) &&
+        integer(p, end, &v)) {
+        f->max_num_batched_tokens = v;
+        set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
+        mine = true;
+    }
+    if ((p = after(line, n, "KV-cache blocks: ")) && integer(p, end, &v)) {
+        f->gpu_blocks = v;
+        set(f, KVB_LOG_BIT_GPU_BLOCKS);
+        const char *q = after(line, n, "size: ");
+        if (q && integer(q, end, &v)) {
+            f->block_size = (uint32_t)v;
+            set(f, KVB_LOG_BIT_BLOCK_SIZE);
+        }
+        mine = true;
+    }
+    if (after(line, n, "Not enough memory to handle") &&
+        after(line, n, "prefill tokens")) {
+        failure(f, KVB_LOG_CUDA_OOM, line, n);
+        const char *q = after(line, n, "Not enough memory to handle ");
+        if (q && integer(q, end, &v) && after(line, n, "total tokens")) {
+            f->max_total_tokens = v; /* 0.x: the batch total it tried */
+            set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+        }
+        mine = true;
+    } else if ((p = after(line, n,
+                          "Not enough memory to handle "
+                          "`max_total_tokens=")) &&
+               integer(p, end, &v)) {
+        failure(f, KVB_LOG_MAX_LEN_EXCEEDS_KV, line, n);
+        f->max_model_len = v;
+        set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        mine = true;
+    }
+    if (after(line, n, "Args {") || after(line, n, "model_id: \"")) {
+        if (arg_u64(line, n, "num_shard: ", &v) && v && v <= 4096) {
+            f->tensor_parallel_size = (uint32_t)v;
+            set(f, KVB_LOG_BIT_TENSOR_PARALLEL_SIZE);
+        }
+        if (arg_u64(line, n, " max_total_tokens: ", &v)) {
+            f->max_model_len = v;
+            set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        }
+        if (arg_u64(line, n, "max_batch_prefill_tokens: ", &v)) {
+            f->max_num_batched_tokens = v;
+            set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
+        }
+        if ((p = after(line, n, "model_id: \"")) != NULL) {
+            const char *q = memchr(p, '"', (size_t)(end - p));
+            if (q) {
+                snprintf(f->model, sizeof f->model, "%.*s",
+                         (int)kvb__min((size_t)(q - p), sizeof f->model - 1),
+                         p);
+                set(f, KVB_LOG_BIT_MODEL);
+            }
+        }
+        if ((p = after(line, n, "cuda_memory_fraction: ")) != NULL) {
+            double d = strtod(p, NULL);
+            if (d > 0 && d <= 1) {
+                f->gpu_memory_utilization = d;
+                set(f, KVB_LOG_BIT_GPU_MEMORY_UTILIZATION);
+            }
+        }
+        mine = true;
+    }
+    if (mine) {
+        f->engine = KVB_ENGINE_TGI;
+        f->accounting = KVB_ACCOUNTING_TGI;
+        set(f, KVB_LOG_BIT_ENGINE);
+        set(f, KVB_LOG_BIT_ACCOUNTING);
+    }
+    return mine;
+}
+
+const kvb__engine kvb__engine_tgi = {
+    .id = KVB_ENGINE_TGI,
+    .name = "tgi",
+    .display = "TGI",
+    .accounting = tgi_accounting,
+    .defaults = tgi_defaults,
+    .check = tgi_check,
+    .parallelism_bad = tgi_parallelism_bad,
+    .requested_bytes = tgi_requested,
+    .cuda_context = kvb__vllm_cuda_context,
+    .non_torch = kvb__vllm_non_torch,
+    .startup_reserved = kvb__vllm_startup_reserved,
+    .cudagraph = tgi_cudagraph,
+    .graphs_in_budget = tgi_graphs_in_budget,
+    .weights_gpu_key = kvb__vllm_weights_gpu_key,
+    .loaded_weights = kvb__vllm_loaded_weights,
+    .activation = tgi_activation,
+    .hybrid_kv = tgi_hybrid,
+    .num_blocks = tgi_num_blocks,
+    .needed_bytes = tgi_needed,
+    .report = tgi_report,
+    .fit_len = tgi_fit_len,
+    .finish = tgi_finish,
+    .len_fails = tgi_len_fails,
+    .verdict = tgi_verdict,
+    .error_text = tgi_error_text,
+    .render_args = tgi_render_args,
+    .detect = tgi_detect,
+    .flags = tgi_flags,
+    .flag_count = KVB__ARRAY_LEN(tgi_flags),
+    .underscores = false,
+    .positional_model = false,
+    .log_line = tgi_log_line,
+};

@@ -1,0 +1,113 @@
+/*
+ * test_resolve.c -- kvb_preset_model_resolve: presets keep their native
+ * format, Hugging Face repository names of quantized variants resolve to
+ * the base preset plus the format the name implies, near misses get
+ * "did you mean" (issue 14).
+ */
+#include "testing.h"
+
+#include <string.h>
+
+typedef struct resolved {
+    kvb_model m;
+    kvb_quant q;
+    char note[256];
+    kvb_error e;
+    kvb_status st;
+} resolved;
+
+static resolved resolve(const char *name)
+{
+    resolved r;
+    assert_int_equal(KVB_MODEL_INIT(&r.m), KVB_OK);
+    assert_int_equal(KVB_QUANT_INIT(&r.q), KVB_OK);
+    assert_int_equal(kvb_error_init(&r.e, sizeof r.e), KVB_OK);
+    r.st =
+        kvb_preset_model_resolve(name, &r.m, &r.q, r.note, sizeof r.note, &r.e);
+    return r;
+}
+
+static void expect(const char *name, const char *preset, int32_t method,
+                   uint32_t group, int32_t scale)
+{
+    resolved r = resolve(name);
+    if (r.st != KVB_OK)
+        fail_msg("%s: %s", name, r.e.message);
+    kvb_model want = preset_model(preset);
+    assert_int_equal(r.m.num_hidden_layers, want.num_hidden_layers);
+    assert_int_equal(r.m.hidden_size, want.hidden_size);
+    assert_string_equal(r.m.name, want.name);
+    assert_int_equal(r.q.method, method);
+    if (method == KVB_QUANT_AWQ_4 || method == KVB_QUANT_GPTQ_4 ||
+        method == KVB_QUANT_GPTQ_8)
+        assert_int_equal(r.q.group_size, group);
+    assert_int_equal(r.q.fp8_scale, scale);
+}
+
+static void test_resolve_native(void **state)
+{
+    (void)state;
+    /* openai/gpt-oss-120b's checkpoint is MXFP4, not BF16. */
+    expect("gpt-oss-120b", "gpt-oss-120b", KVB_QUANT_MXFP4, 0, 0);
+    expect("openai/gpt-oss-20b", "gpt-oss-20b", KVB_QUANT_MXFP4, 0, 0);
+    expect("DeepSeek-V3", "DeepSeek-V3", KVB_QUANT_FP8, 0,
+           KVB_FP8_SCALE_BLOCK128);
+    resolved r = resolve("gpt-oss-120b");
+    assert_non_null(strstr(r.note, "mxfp4"));
+    /* Unquantized presets: auto (the model dtype), no note. */
+    expect("Llama-3.1-8B", "Llama-3.1-8B", KVB_QUANT_AUTO, 0, 0);
+    r = resolve("meta-llama/Llama-3.1-8B");
+    assert_string_equal(r.note, "");
+}
+
+static void test_resolve_repo_names(void **state)
+{
+    (void)state;
+    expect("Qwen/Qwen2.5-72B-Instruct-AWQ", "Qwen2.5-72B", KVB_QUANT_AWQ_4, 128,
+           0);
+    expect("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4", "Qwen2.5-7B", KVB_QUANT_GPTQ_4,
+           128, 0);
+    expect("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8", "Qwen2.5-7B", KVB_QUANT_GPTQ_8,
+           128, 0);
+    expect("hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4",
+           "Llama-3.1-70B", KVB_QUANT_AWQ_4, 128, 0);
+    expect("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", "Llama-3.1-8B",
+           KVB_QUANT_FP8, 0, KVB_FP8_SCALE_CHANNEL);
+    expect("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16",
+           "Llama-3.1-8B", KVB_QUANT_AWQ_4, 128, 0);
+    expect("Qwen/Qwen3-8B-FP8", "Qwen3-8B", KVB_QUANT_FP8, 0,
+           KVB_FP8_SCALE_BLOCK128);
+    /* ModelOpt FP8: one scale per tensor. */
+    expect("nvidia/Llama-3.1-8B-Instruct-FP8", "Llama-3.1-8B", KVB_QUANT_FP8, 0,
+           KVB_FP8_SCALE_TENSOR);
+    resolved r = resolve("Qwen/Qwen2.5-72B-Instruct-AWQ");
+    assert_non_null(strstr(r.note, "Qwen2.5-72B"));
+    assert_non_null(strstr(r.note, "awq-4"));
+    /* NVFP4 cannot be sized yet: refused, never read as BF16. */
+    r = resolve("nvidia/Llama-3.1-8B-Instruct-FP4");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_non_null(strstr(r.e.message, "NVFP4"));
+}
+
+static void test_resolve_misses(void **state)
+{
+    (void)state;
+    resolved r = resolve("Lama-3.1-8B");
+    assert_int_equal(r.st, KVB_ENOTFOUND);
+    assert_non_null(strstr(r.e.message, "did you mean Llama-3.1-8B?"));
+    r = resolve("meta-llama/Llama-3.1-8X");
+    assert_int_equal(r.st, KVB_ENOTFOUND);
+    assert_non_null(strstr(r.e.message, "did you mean"));
+    r = resolve("completely-different-model");
+    assert_int_equal(r.st, KVB_ENOTFOUND);
+    assert_null(strstr(r.e.message, "did you mean"));
+    r = resolve("");
+    assert_int_equal(r.st, KVB_EINVAL);
+    /* An unknown base with a quant suffix is not found, not guessed. */
+    r = resolve("acme/Unknown-13B-AWQ");
+    assert_int_equal(r.st, KVB_ENOTFOUND);
+}
+
+KVB_TESTS(cmocka_unit_test(test_resolve_native),
+          cmocka_unit_test(test_resolve_repo_names),
+          cmocka_unit_test(test_resolve_misses));

@@ -901,6 +901,22 @@ static void render_karpenter(const kvb_fix *f, sbuf *b)
     put(b, "]\n");
 }
 
+/* "/models/<repository's base name>-<FORMAT>": the directory an operator
+ * fills with a checkpoint made by the tool the fix's note names. */
+static void placeholder_name(const kvb_model *m, int32_t method, char *buf,
+                             size_t cap)
+{
+    char repo[96], upper[16];
+    const char *name = kvb__model_repo(m->name, repo, sizeof repo) ? repo
+                       : m->name[0]                                ? m->name
+                                                                   : "MODEL";
+    const char *base = strrchr(name, '/');
+    snprintf(upper, sizeof upper, "%s", kvb_quant_method_name(method));
+    for (char *p = upper; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    setf(buf, cap, "/models/%s-%s", base ? base + 1 : name, upper);
+}
+
 static kvb_status render_to(const kvb_fix *f, const kvb_model *m,
                             int32_t format, sbuf *b, kvb_error *err)
 {
@@ -934,7 +950,18 @@ static kvb_status render_to(const kvb_fix *f, const kvb_model *m,
             KVB_OK)
         kvb__strlcpy(g.checkpoint, kvb_preset_checkpoint_name(row),
                      sizeof g.checkpoint);
-    e->render_args(&g, m, &a);
+    /* every engine serves the checkpoint, not the base repository with a
+     * format it does not hold: the engine renders a model named after
+     * it (AWQ/GPTQ without a known checkpoint: a directory to fill) */
+    kvb_model named = *m;
+    bool pre = g.quant_method == KVB_QUANT_AWQ_4 ||
+               g.quant_method == KVB_QUANT_GPTQ_4 ||
+               g.quant_method == KVB_QUANT_GPTQ_8;
+    if (g.checkpoint[0] && strlen(g.checkpoint) < sizeof named.name)
+        kvb__strlcpy(named.name, g.checkpoint, sizeof named.name);
+    else if (pre && !g.checkpoint[0])
+        placeholder_name(m, g.quant_method, named.name, sizeof named.name);
+    e->render_args(&g, &named, &a);
     if (format == KVB_RENDER_K8S_ARGS)
         put(b, "args:\n");
     for (size_t i = 0; i < a.n; i++) {

@@ -1108,21 +1108,17 @@ static bool prequantized(int32_t method)
 
 static void checkpoint_args(kvb__args *a, const kvb_fix *f, const kvb_model *m)
 {
-    kvb__arg(a, "--model");
-    if (f->checkpoint[0]) {
-        kvb__arg(a, "%s", f->checkpoint);
-        return;
-    }
+    /* kvb_fix_render names the model after the checkpoint, or after the
+     * directory to fill when none is known */
     char repo[96];
-    const char *name = kvb__model_repo(m->name, repo, sizeof repo) ? repo
-                       : m->name[0]                                ? m->name
-                                                                   : "MODEL";
-    const char *base = strrchr(name, '/');
-    char upper[16];
-    snprintf(upper, sizeof upper, "%s", kvb_quant_method_name(f->quant_method));
-    for (char *p = upper; *p; p++)
-        *p = (char)toupper((unsigned char)*p);
-    kvb__arg(a, "/models/%s-%s", base ? base + 1 : name, upper);
+    kvb__arg(a, "--model");
+    if (f->checkpoint[0])
+        kvb__arg(a, "%s", f->checkpoint);
+    else
+        kvb__arg(a, "%s",
+                 kvb__model_repo(m->name, repo, sizeof repo) ? repo
+                 : m->name[0]                                ? m->name
+                                                             : "MODEL");
 }
 
 /* The fix as vLLM's own flags (vllm serve / the server module). */

@@ -17,15 +17,16 @@
 static void fit_help(void)
 {
     fputs("usage: kvbudget fit --model NAME|PATH --context N --concurrency C "
-          "[--cloud aws|gcp|azure] [--max-price USD]\n\n"
-          "The cheapest deployments that serve --context tokens (an alias "
-          "of\n--max-model-len) to --concurrency requests at once: every "
-          "instance\npreset, every engine kvbudget models, the model's own "
-          "weights, FP8,\nAWQ and GPTQ (a published checkpoint where one "
-          "exists), and each\ntensor-parallel size its GPUs allow; cheapest "
-          "first, then the higher\nprecision, then the more concurrency.  "
-          "Each with its engine flags, a\nKubernetes container args: block "
-          "and Karpenter NodePool requirements.\n\n",
+          "[--cloud aws|gcp|azure] [--max-price USD] [--engine E]\n\n"
+          "The cheapest deployments that serve --context tokens (an alias\n"
+          "of --max-model-len) to --concurrency requests at once: every\n"
+          "instance preset, every engine kvbudget models (or --engine's),\n"
+          "the model's own weights, FP8, AWQ and GPTQ (a published\n"
+          "checkpoint where one exists), and each tensor-parallel size its\n"
+          "GPUs allow; cheapest first, then the higher precision, then the\n"
+          "more concurrency.  Each with its $/1M tokens (decode roofline),\n"
+          "engine flags, a Kubernetes container args: block and Karpenter\n"
+          "NodePool requirements.\n\n",
           stdout);
     cli_print_input_help(stdout);
     fputs("\nExit status: 0 something fits, 1 nothing does, 2 usage or input "
@@ -71,7 +72,7 @@ static bool runs_on(int32_t method, uint32_t cc)
 
 /* The best option of one instance (engine x format x TP), if any fits. */
 static bool plan_instance(const cli_inputs *base, const kvb_instance *inst,
-                          option_row *best)
+                          int32_t only_engine, option_row *best)
 {
     static const int32_t formats[] = {KVB_QUANT_AUTO, KVB_QUANT_FP8,
                                       KVB_QUANT_AWQ_4, KVB_QUANT_GPTQ_4};
@@ -80,7 +81,7 @@ static bool plan_instance(const cli_inputs *base, const kvb_instance *inst,
         return false;
     bool found = false;
     for (int32_t e = 0; kvb_engine_name(e); e++) {
-        if (!kvb_engine_available(e))
+        if (!kvb_engine_available(e) || (only_engine >= 0 && e != only_engine))
             continue;
         for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
             int32_t method = formats[f];
@@ -95,8 +96,9 @@ static bool plan_instance(const cli_inputs *base, const kvb_instance *inst,
                 option_row r;
                 if (method != KVB_QUANT_AUTO)
                     q.method = method;
-                if (kvb_serving_engine_set(&s, kvb_engine_name(e), NULL) !=
-                        KVB_OK ||
+                if ((only_engine < 0 &&
+                     kvb_serving_engine_set(&s, kvb_engine_name(e), NULL) !=
+                         KVB_OK) ||
                     KVB_PLAN_INIT(&r.plan))
                     break;
                 s.tensor_parallel_size = tp;
@@ -236,7 +238,7 @@ int kvb_cli_fit(int argc, char **argv)
             (in.max_price > 0 && inst.price_per_hour > in.max_price))
             continue;
         option_row r;
-        if (!plan_instance(&in, &inst, &r))
+        if (!plan_instance(&in, &inst, o.engine ? in.serving.engine : -1, &r))
             continue;
         size_t at = n++;
         while (at > 0 && better(&r, &rows[at - 1])) {

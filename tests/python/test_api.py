@@ -336,6 +336,17 @@ class TestAdvice(unittest.TestCase):
         self.assertTrue(combined[0].render("qwen2.5-72b").startswith(
             "--model Qwen/Qwen2.5-72B-Instruct-AWQ "))
 
+    def test_hints_and_checkpoints(self):
+        h = kvbudget.hints("llama-3.1-8b", gpu="H100", gpu_count=2)
+        self.assertTrue(h[0].startswith("1 of the 2 GPUs sits idle"))
+        self.assertEqual(kvbudget.hints("llama-3.1-8b", gpu="H100",
+                                        max_model_len=8192), [])
+        rows = kvbudget.checkpoints()
+        self.assertIn(("Qwen2.5-72B", "awq-4",
+                       "Qwen/Qwen2.5-72B-Instruct-AWQ"),
+                      [r[:3] for r in rows])
+        self.assertTrue(all(r[3] for r in rows))
+
     def test_a_plan_that_fits_needs_no_fix(self):
         self.assertEqual(kvbudget.fix("llama-3.1-8b", gpu=self.gpu,
                                       max_model_len=4096), [])

@@ -146,22 +146,25 @@ static uint32_t gives_up_of(const kvb__actx *c, const kvb_fix *f,
         b |= KVB_FIX_COST_SPEED;
     if (quality_loss(c, f) > 0)
         b |= KVB_FIX_COST_QUALITY;
-    if (hourly(f) > base_hourly * (1 + 1e-9))
-        b |= KVB_FIX_COST_MONEY;
+    bool new_hw = f->changes & (KVB_FIX_CHANGE_GPUS | KVB_FIX_CHANGE_INSTANCE);
+    if (base_hourly >= 1e6 ? new_hw : hourly(f) > base_hourly * (1 + 1e-9))
+        b |= KVB_FIX_COST_MONEY; /* unknown price at hand: new GPUs cost */
     return b;
 }
 
 /* ---- the Pareto front ---- */
 
 /* Costs to minimise: context lost, concurrency lost (as the negative of
- * what it holds), speed, quality, money. */
+ * what it holds), speed, quality, money (gives_up must be filled). */
 static void costs(const kvb__actx *c, const kvb_fix *f, double k[5])
 {
     k[0] = -(double)f->max_model_len;
     k[1] = -f->max_concurrency;
     k[2] = (f->gives_up & KVB_FIX_COST_SPEED) ? 1.0 : 0.0;
     k[3] = (double)quality_loss(c, f);
-    k[4] = hourly(f);
+    /* money: what the GPUs cost an hour, for remedies that spend more
+     * than the hardware at hand (the rest cost nothing new) */
+    k[4] = (f->gives_up & KVB_FIX_COST_MONEY) ? hourly(f) : 0.0;
 }
 
 bool kvb__fix_dominates(const kvb__actx *c, const kvb_fix *a, const kvb_fix *b)

@@ -72,7 +72,7 @@ static void test_search_pareto_hand_made(void **state)
     assert_true(kvb__fix_dominates(&c, &f[2], &f[3]));
     assert_false(kvb__fix_dominates(&c, &f[3], &f[2]));
     /* unknown prices count as dear: 2 GPUs of unknown price lose to 1 */
-    kvb_fix one = hand_fix(8192, 1.0, 0, 0.0), two = one;
+    kvb_fix one = hand_fix(8192, 1.0, KVB_FIX_COST_MONEY, 0.0), two = one;
     two.gpu_count = 2;
     assert_true(kvb__fix_dominates(&c, &one, &two));
 }

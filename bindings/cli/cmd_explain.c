@@ -231,6 +231,8 @@ typedef struct replan {
     size_t n;
     uint32_t known;
     bool done;
+    int64_t calibrated; /* bytes the activation peak moved to meet the
+                           log's KV memory; 0: not calibrated */
 } replan;
 
 static int inputs_from_log(const cli_opts *o, const kvb_log_facts *f, replan *r)
@@ -322,9 +324,12 @@ static int replan_run(const cli_opts *o, const kvb_log_facts *f, replan *r)
         return rc;
     if ((rc = cli_plan("explain", &r->in, &r->plan)))
         return rc;
-    if (calibrate_kv(f, &r->in, &r->plan) &&
-        (rc = cli_plan("explain", &r->in, &r->plan)))
-        return rc;
+    uint64_t peak = r->plan.activation_bytes_per_gpu;
+    if (calibrate_kv(f, &r->in, &r->plan)) {
+        r->calibrated = (int64_t)r->in.serving.activation_bytes - (int64_t)peak;
+        if ((rc = cli_plan("explain", &r->in, &r->plan)))
+            return rc;
+    }
     if ((rc = cli_advise("explain", &r->in, r->fixes, KVB_ADVICE_MAX, &r->n)))
         return rc;
     r->done = true;
@@ -393,6 +398,11 @@ static void print_replan(const cli_opts *o, const kvb_log_facts *f,
     cli_print_plan_line(stdout, &st, &r->in, &r->plan);
     cli_print_verdict(stdout, &st, &r->plan);
     print_compare(f, &r->plan);
+    if (r->calibrated)
+        printf("  (calibrated to the log's KV memory: the modelled activation "
+               "peak moved by %+.2f GiB;\n  remedies on this GPU keep that "
+               "budget, those that change TP, format or GPU re-plan)\n",
+               (double)r->calibrated / 1073741824.0);
     if (!r->plan.fits)
         cli_print_fixes(stdout, &st, &r->in, r->fixes, r->n);
 }

@@ -508,8 +508,8 @@ static void print_gives_up(FILE *out, const cli_inputs *in, const kvb_fix *f)
         fputs(" nothing", out);
     if (f->instance[0] && f->price_per_hour > 0)
         fprintf(out, "; $%.2f/hour", f->price_per_hour);
-    else if (f->price_per_gpu_hour > 0)
-        fprintf(out, "; $%.2f/hour", f->price_per_gpu_hour * f->gpu_count);
+    else if (f->price_per_gpu_hour > 0) /* GPUs x the cheapest per GPU */
+        fprintf(out, "; ~$%.2f/hour", f->price_per_gpu_hour * f->gpu_count);
     if (f->usd_per_million_tokens > 0)
         fprintf(out, ", from $%.2f per 1M tokens", f->usd_per_million_tokens);
     fputs(f->pareto ? "; Pareto-optimal\n" : "\n", out);

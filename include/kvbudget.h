@@ -1339,8 +1339,8 @@ typedef struct kvb_fix {
     /* ---- @since 0.2 ---- */
     char checkpoint[128];            /* the quantized checkpoint to serve
                                         (a Hugging Face repository from
-                                        kvb_checkpoint_find), or "": the
-                                        model's own (or quantized on the
+                                        kvb_preset_checkpoint_find), or "":
+                                        the model's own (or quantized on the
                                         fly, or none is known: note says
                                         which tool makes one) */
     uint32_t changes;                /* KVB_FIX_CHANGE_* bits: what

@@ -179,6 +179,10 @@ void cli_print_fixes(FILE *out, const cli_style *st, const cli_inputs *in,
 
 json_t *cli_plan_json(const cli_inputs *in, const kvb_plan *p);
 json_t *cli_fixes_json(const cli_inputs *in, const kvb_fix *fixes, size_t n);
+/* Remedies that keep the format of a model given as a repository serve
+ * that repository (kvb_fix.checkpoint). */
+void cli_fixes_keep_checkpoint(const char *typed, const cli_inputs *in,
+                               kvb_fix *fixes, size_t n);
 /* Print a JSON value (indented) and release it; returns 0 or 2. */
 int cli_json_print(const char *cmd, json_t *value);
 

@@ -332,6 +332,7 @@ static int replan_run(const cli_opts *o, const kvb_log_facts *f, replan *r)
     }
     if ((rc = cli_advise("explain", &r->in, r->fixes, KVB_ADVICE_MAX, &r->n)))
         return rc;
+    cli_fixes_keep_checkpoint(o->model, &r->in, r->fixes, r->n);
     r->done = true;
     return 0;
 }

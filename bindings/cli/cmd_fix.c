@@ -70,8 +70,10 @@ int kvb_cli_fix(int argc, char **argv)
     cli_inputs_init(&in);
     if ((rc = cli_inputs_apply(&o, &in)) ||
         (rc = cli_inputs_require(&o, &in)) || (rc = cli_plan("fix", &in, &p)) ||
-        (rc = cli_advise("fix", &in, fixes, KVB_ADVICE_MAX, &n)) ||
-        (rc = fix_output(&o, &in, &p, fixes, n)))
+        (rc = cli_advise("fix", &in, fixes, KVB_ADVICE_MAX, &n)))
+        return rc;
+    cli_fixes_keep_checkpoint(o.model, &in, fixes, n);
+    if ((rc = fix_output(&o, &in, &p, fixes, n)))
         return rc;
     return p.fits ? CLI_EXIT_FITS : CLI_EXIT_NOFIT;
 }

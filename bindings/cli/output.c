@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define GIB(b) ((double)(b) / 1073741824.0)
@@ -126,6 +127,25 @@ int cli_advise(const char *cmd, const cli_inputs *in, kvb_fix *fixes,
                    cap, n, &e))
         return cli_lib_error(cmd, &e);
     return 0;
+}
+
+/* A quantized model given as a repository ("org/name", not a path): the
+ * remedies that keep its format serve that repository, not the table's
+ * checkpoint of the preset. */
+void cli_fixes_keep_checkpoint(const char *typed, const cli_inputs *in,
+                               kvb_fix *fixes, size_t n)
+{
+    if (!typed || !strchr(typed, '/') || typed[0] == '/' || typed[0] == '.' ||
+        strstr(typed, "://") || in->quant.method == KVB_QUANT_AUTO ||
+        strlen(typed) >= sizeof fixes[0].checkpoint)
+        return;
+    struct stat sb;
+    if (stat(typed, &sb) == 0)
+        return; /* a local file or directory */
+    for (size_t i = 0; i < n; i++)
+        if (fixes[i].quant_method == in->quant.method)
+            snprintf(fixes[i].checkpoint, sizeof fixes[i].checkpoint, "%s",
+                     typed);
 }
 
 /* ---- names ---- */

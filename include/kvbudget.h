@@ -234,6 +234,8 @@ typedef enum kvb_arch {
     KVB_ARCH_OPT = 14,       /* OPT */
     KVB_ARCH_GPT_NEOX = 15,  /* GPT-NeoX, Pythia */
     KVB_ARCH_QWEN2_MOE = 16, /* Qwen2/Qwen1.5 MoE */
+    KVB_ARCH_QWEN3_NEXT = 17, /* Qwen3-Next: Gated DeltaNet + attention (@since 0.2) */
+    KVB_ARCH_NEMOTRON_H = 18, /* Nemotron-H, Nemotron 3: Mamba2 hybrid (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 
@@ -262,7 +264,8 @@ typedef enum kvb_dtype {
 #define KVB_MODEL_FUSED_QKV (1u << 11)     /* q, k, v stored as one tensor */
 #define KVB_MODEL_FUSED_GATE_UP (1u << 12) /* gate and up stored as one tensor */
 #define KVB_MODEL_SHARED_EXPERT_GATE (1u << 13) /* sigmoid gate on shared expert */
-#define KVB_MODEL_FLAGS_ALL_ ((1u << 14) - 1u) /* never use */
+#define KVB_MODEL_ATTN_GATE (1u << 14)     /* q_proj also yields a sigmoid output gate (Qwen3-Next; @since 0.2) */
+#define KVB_MODEL_FLAGS_ALL_ ((1u << 15) - 1u) /* never use */
 
 /**
  * A decoder-only transformer, described the way its Hugging Face
@@ -305,7 +308,45 @@ typedef struct kvb_model {
     uint32_t sliding_window_pattern;   /* layer i global iff (i+1)%p==0; 0: all slide */
     uint64_t attention_chunk_size;     /* chunked local attention (Llama 4); 0 */
     uint32_t attention_chunk_pattern;  /* layer i global iff (i+1)%p==0; 0: all chunked */
+    /* ---- hybrid layers (@since 0.2; layer_pattern[0] == 0: every layer
+     * is attention + MLP).  One character per layer, NUL-terminated:
+     *   'A' attention + MLP/MoE      'G' Gated DeltaNet + MLP/MoE (Qwen3-Next)
+     *   '*' attention only           'M' Mamba2 only
+     *   '-' MLP only                 'E' MoE only (Nemotron-H blocks)
+     * The ssm_* fields size both recurrent mixers: Mamba2 (heads =
+     * mamba_num_heads, head_dim = mamba_head_dim, groups = n_groups,
+     * state = ssm_state_size) and Gated DeltaNet (heads =
+     * linear_num_value_heads, head_dim = linear_value_head_dim, groups =
+     * linear_num_key_heads, state = linear_key_head_dim). ---- */
+    char layer_pattern[256];
+    uint32_t ssm_num_heads;            /* recurrent heads (value heads) */
+    uint32_t ssm_head_dim;             /* width of one head */
+    uint32_t ssm_n_groups;             /* B/C groups (key heads) */
+    uint32_t ssm_state_size;           /* state per head row (key head dim) */
+    uint32_t ssm_conv_kernel;          /* causal conv width */
+    int32_t ssm_state_dtype;           /* kvb_dtype of the SSM state; AUTO: model dtype */
+    /* ---- RoPE scaling (config.json rope_scaling) @since 0.2 ---- */
+    int32_t rope_scaling_type;         /* kvb_rope_scaling; NONE: no scaling */
+    double rope_scaling_factor;        /* rope_scaling.factor; 0: none (1) */
+    uint64_t original_max_position_embeddings; /* rope_scaling's (YaRN); 0 */
 } kvb_model;
+
+/**
+ * The rope_scaling type (rope_type or type) of a config.json.  vLLM's
+ * default max_model_len follows it (docs/model.md, section 4).
+ * @since 0.2
+ */
+typedef enum kvb_rope_scaling {
+    KVB_ROPE_NONE = 0,     /* no rope_scaling, or "default" */
+    KVB_ROPE_LINEAR = 1,   /* "linear" */
+    KVB_ROPE_DYNAMIC = 2,  /* "dynamic" (NTK) */
+    KVB_ROPE_YARN = 3,     /* "yarn" */
+    KVB_ROPE_LONGROPE = 4, /* "longrope" (Phi-3 long context) */
+    KVB_ROPE_SU = 5,       /* "su" (the earlier name of longrope) */
+    KVB_ROPE_LLAMA3 = 6,   /* "llama3" (Llama 3.1 and later) */
+    KVB_ROPE_OTHER = 7,    /* any other type with a factor ("mrope" ...) */
+    KVB_ROPE_LAST_         /* never use */
+} kvb_rope_scaling;
 
 /**
  * Fill a model with defaults (all zero, arch GENERIC, dtype BF16) and set
@@ -482,6 +523,11 @@ typedef enum kvb_tensor_role {
     KVB_ROLE_SINKS = 25,      /* attention sinks */
     KVB_ROLE_ROUTER_BIAS = 26, /* router bias or score-correction bias */
     KVB_ROLE_SHARED_EXPERT_GATE = 27, /* shared-expert gate */
+    KVB_ROLE_SSM_IN = 28,     /* Mamba2 in_proj; Gated DeltaNet in_proj_qkvz (@since 0.2) */
+    KVB_ROLE_SSM_IN_BA = 29,  /* Gated DeltaNet in_proj_ba (@since 0.2) */
+    KVB_ROLE_SSM_CONV = 30,   /* causal conv1d weight (@since 0.2) */
+    KVB_ROLE_SSM_HEAD = 31,   /* per-head A_log, D, dt_bias (@since 0.2) */
+    KVB_ROLE_SSM_OUT = 32,    /* out_proj of a recurrent mixer (@since 0.2) */
     KVB_ROLE_LAST_            /* never use */
 } kvb_tensor_role;
 

@@ -246,6 +246,17 @@ typedef enum kvb__attn_kind {
 uint64_t kvb__head_dim(const kvb_model *m);
 bool kvb__is_mla(const kvb_model *m);
 bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer);
+/* The layer_pattern characters, in a fixed order (at most 8). */
+#define KVB__LAYER_KINDS "AG*M-E"
+/* Layer i's layer_pattern character ('A' when the pattern is empty). */
+char kvb__layer_kind(const kvb_model *m, uint32_t layer);
+bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer); /* A or * */
+bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer);  /* A G - E */
+/* Some layer is recurrent (Mamba2 or Gated DeltaNet). */
+bool kvb__has_recurrent(const kvb_model *m);
+/* Layers of `kind` among [first, last). */
+uint32_t kvb__count_kind(const kvb_model *m, uint32_t first, uint32_t last,
+                         char kind);
 /* MoE layers among [first, last), without walking them. */
 uint32_t kvb__count_moe(const kvb_model *m, uint32_t first, uint32_t last);
 kvb__attn_kind kvb__layer_attn(const kvb_model *m, uint32_t layer);
@@ -348,6 +359,15 @@ uint64_t kvb__kv_heads_per_rank(const kvb_model *m, uint32_t tp);
 /* KV bytes per token: whole model, and the busiest rank (may be NULL). */
 void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                    uint32_t pp, uint64_t *whole, uint64_t *per_gpu);
+/* Attention layers among [first, last) (a hybrid's others cache no KV). */
+uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last);
+/* One request's recurrent state in one recurrent layer on one rank. */
+void kvb__state_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
+                      uint64_t *conv, uint64_t *ssm);
+/* ... summed over the recurrent layers among [first, last). */
+uint64_t kvb__state_bytes_per_request(const kvb_model *m, const kvb_quant *q,
+                                      uint32_t tp, uint32_t first,
+                                      uint32_t last);
 /* hybrid == false: every layer is treated as full attention. */
 void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                         uint32_t first, uint32_t last, uint32_t block_size,
@@ -574,6 +594,23 @@ struct kvb__engine {
     bool (*log_line)(kvb_log_facts *f, const char *line, size_t len);
 };
 
+/* A pool of blocks holding every layer (engines/paged.c): the bytes of
+ * one block, what a request of `len` needs, the tokens and concurrency,
+ * the longest context; hooks for TensorRT-LLM and TGI. */
+uint64_t kvb__paged_block_bytes(const kvb__kv_stage *ks);
+uint64_t kvb__paged_needed(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                           uint64_t len);
+void kvb__paged_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                       uint64_t num_blocks, uint64_t *tokens,
+                       double *concurrency);
+uint64_t kvb__paged_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
+                            uint64_t available, uint64_t num_blocks);
+
+/* vLLM's and SGLang's --dtype / --quantization words for a scheme
+ * (engines/quant_flags.c); GGUF as "--quantization gguf" only when
+ * `gguf`. */
+void kvb__quant_args(kvb__args *a, int32_t method, bool gguf);
+
 /* The engines, in kvb_engine order; NULL for an unknown id. */
 const kvb__engine *kvb__engine_get(int32_t id);
 /* "vllm@0.8.3", "vllm-v0@0.8.3", "sglang", "llama.cpp@b6123": the engine,
@@ -600,6 +637,7 @@ extern const kvb__engine kvb__engine_tgi;    /* engines/tgi.c */
 /* ---- engine: vLLM (engines/vllm.c) ---- */
 
 int32_t kvb__vllm_accounting(uint32_t version);
+uint64_t kvb__vllm_derived_max_len(const kvb_model *model);
 /* Why vLLM at in->version falls back to its V0 engine for these inputs
  * (_is_v1_supported_oracle), or NULL. */
 const char *kvb__vllm_v0_fallback(const kvb__engine_in *in);

@@ -102,6 +102,17 @@ static const field_row model_fields[] = {
     F(T, sliding_window_pattern, uint32_t),
     F(T, attention_chunk_size, uint64_t),
     F(T, attention_chunk_pattern, uint32_t),
+    /* hybrid layers (@since 0.2) */
+    A(T, layer_pattern, char),
+    F(T, ssm_num_heads, uint32_t),
+    F(T, ssm_head_dim, uint32_t),
+    F(T, ssm_n_groups, uint32_t),
+    F(T, ssm_state_size, uint32_t),
+    F(T, ssm_conv_kernel, uint32_t),
+    F(T, ssm_state_dtype, int32_t),
+    F(T, rope_scaling_type, int32_t),
+    F(T, rope_scaling_factor, double),
+    F(T, original_max_position_embeddings, uint64_t),
 };
 #undef T
 

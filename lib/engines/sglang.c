@@ -586,33 +586,6 @@ static kvb_status sglang_error_text(const kvb_plan *p, char *buf, size_t cap,
 
 /* ---- fixes as SGLang flags ---- */
 
-static void quant_args(kvb__args *a, int32_t method)
-{
-    static const struct {
-        int32_t method;
-        const char *flag, *value;
-    } map[] = {
-        {KVB_QUANT_FP32, "--dtype", "float32"},
-        {KVB_QUANT_FP16, "--dtype", "float16"},
-        {KVB_QUANT_BF16, "--dtype", "bfloat16"},
-        {KVB_QUANT_FP8, "--quantization", "fp8"},
-        {KVB_QUANT_GPTQ_8, "--quantization", "gptq"},
-        {KVB_QUANT_GPTQ_4, "--quantization", "gptq"},
-        {KVB_QUANT_AWQ_4, "--quantization", "awq"},
-        {KVB_QUANT_BNB_4, "--quantization", "bitsandbytes"},
-        {KVB_QUANT_MXFP4, "--quantization", "mxfp4"},
-        {KVB_QUANT_Q8_0, "--quantization", "gguf"},
-        {KVB_QUANT_Q4_K_M, "--quantization", "gguf"},
-        {KVB_QUANT_Q4_0, "--quantization", "gguf"},
-    };
-    for (size_t i = 0; i < KVB__ARRAY_LEN(map); i++)
-        if (map[i].method == method) {
-            kvb__arg(a, "%s", map[i].flag);
-            kvb__arg(a, "%s", map[i].value);
-            return;
-        }
-}
-
 /* python3 -m sglang.launch_server's flags (server_args.py add_cli_args). */
 static void sglang_render_args(const kvb_fix *f, const kvb_model *m,
                                kvb__args *a)
@@ -621,7 +594,7 @@ static void sglang_render_args(const kvb_fix *f, const kvb_model *m,
     bool have_repo = kvb__model_repo(m->name, repo, sizeof repo);
     kvb__arg(a, "--model-path");
     kvb__arg(a, "%s", have_repo ? repo : m->name[0] ? m->name : "MODEL");
-    quant_args(a, f->quant_method);
+    kvb__quant_args(a, f->quant_method, true);
     kvb__arg(a, "--context-length");
     kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);
     /* SGLang's own defaults have three decimals (0.835) */

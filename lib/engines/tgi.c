@@ -295,11 +295,6 @@ static bool tgi_hybrid(const kvb__engine_in *in)
     return false;
 }
 
-static uint64_t block_bytes(const kvb__kv_stage *ks)
-{
-    return ks->page_bytes * ks->group_size;
-}
-
 /* Blocks of the warm-up batch (its KV cache is counted as used when the
  * free memory is read, then added back). */
 static uint64_t warmup_blocks(const kvb__engine_in *in)
@@ -312,7 +307,7 @@ static uint64_t warmup_blocks(const kvb__engine_in *in)
 static uint64_t tgi_num_blocks(const kvb__engine_in *in,
                                const kvb__kv_stage *ks, uint64_t available)
 {
-    uint64_t bb = block_bytes(ks);
+    uint64_t bb = kvb__paged_block_bytes(ks);
     if (!bb)
         return 0;
     if (in->s.kv_cache_memory_bytes)
@@ -334,36 +329,10 @@ static uint64_t tgi_num_blocks(const kvb__engine_in *in,
     return (kv > 0 ? (uint64_t)(kv / (double)bb) : 0) + wb;
 }
 
-static uint64_t tgi_needed(const kvb__engine_in *in, const kvb__kv_stage *ks,
-                           uint64_t len)
-{
-    return kvb__cdiv(len, in->s.block_size) * block_bytes(ks);
-}
-
-static void tgi_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
-                       uint64_t num_blocks, uint64_t *tokens,
-                       double *concurrency)
-{
-    (void)ks;
-    *tokens = num_blocks * in->s.block_size;
-    *concurrency = in->s.max_model_len
-                       ? (double)*tokens / (double)in->s.max_model_len
-                       : 0.0;
-}
-
-static uint64_t tgi_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
-                            uint64_t available, uint64_t num_blocks)
-{
-    (void)ks;
-    (void)available;
-    return kvb__min(in->model->max_position_embeddings,
-                    num_blocks * in->s.block_size);
-}
-
 static void tgi_finish(const kvb__engine_in *in, kvb_plan *p,
                        const kvb__stage_result *r)
 {
-    uint64_t bb = block_bytes(r->ks);
+    uint64_t bb = kvb__paged_block_bytes(r->ks);
     p->kv_cache_bytes_per_gpu = p->num_blocks * bb;
     p->kv_budget_bytes_per_gpu = p->kv_cache_bytes_per_gpu;
     p->max_total_tokens = p->max_kv_tokens;
@@ -390,7 +359,7 @@ static bool tgi_len_fails(const kvb__engine_in *in, const kvb_plan *p,
 static void tgi_verdict(const kvb__engine_in *in, kvb_plan *p,
                         const kvb__stage_result *r, bool text)
 {
-    uint64_t w = warmup_blocks(in) * block_bytes(r->ks);
+    uint64_t w = warmup_blocks(in) * kvb__paged_block_bytes(r->ks);
     uint64_t avail = r->available > 0 ? (uint64_t)r->available : 0;
     kvb__verdict_default(in, p, r, text);
     if (p->verdict == KVB_VERDICT_WEIGHTS_EXCEED || avail >= w)
@@ -770,9 +739,9 @@ const kvb__engine kvb__engine_tgi = {
     .activation = tgi_activation,
     .hybrid_kv = tgi_hybrid,
     .num_blocks = tgi_num_blocks,
-    .needed_bytes = tgi_needed,
-    .report = tgi_report,
-    .fit_len = tgi_fit_len,
+    .needed_bytes = kvb__paged_needed,
+    .report = kvb__paged_report,
+    .fit_len = kvb__paged_fit_len,
     .finish = tgi_finish,
     .len_fails = tgi_len_fails,
     .verdict = tgi_verdict,

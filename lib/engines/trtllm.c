@@ -198,11 +198,6 @@ static bool trt_hybrid(const kvb__engine_in *in)
     return false; /* every layer is sized for the full window */
 }
 
-static uint64_t block_bytes(const kvb__kv_stage *ks)
-{
-    return ks->page_bytes * ks->group_size;
-}
-
 /* The bytes the fraction gives the KV cache out of `available` free. */
 static uint64_t kv_bytes(const kvb__engine_in *in, uint64_t available)
 {
@@ -215,7 +210,7 @@ static uint64_t kv_bytes(const kvb__engine_in *in, uint64_t available)
 static uint64_t trt_num_blocks(const kvb__engine_in *in,
                                const kvb__kv_stage *ks, uint64_t available)
 {
-    uint64_t bb = block_bytes(ks);
+    uint64_t bb = kvb__paged_block_bytes(ks);
     if (!bb)
         return 0;
     uint64_t kv = kv_bytes(in, available);
@@ -223,32 +218,6 @@ static uint64_t trt_num_blocks(const kvb__engine_in *in,
         return kvb__cdiv(kv, bb);
     uint64_t per_token = bb / in->s.block_size;
     return per_token ? kv / per_token / in->s.block_size : 0;
-}
-
-static uint64_t trt_needed(const kvb__engine_in *in, const kvb__kv_stage *ks,
-                           uint64_t len)
-{
-    return kvb__cdiv(len, in->s.block_size) * block_bytes(ks);
-}
-
-static void trt_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
-                       uint64_t num_blocks, uint64_t *tokens,
-                       double *concurrency)
-{
-    (void)ks;
-    *tokens = num_blocks * in->s.block_size;
-    *concurrency = in->s.max_model_len
-                       ? (double)*tokens / (double)in->s.max_model_len
-                       : 0.0;
-}
-
-static uint64_t trt_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
-                            uint64_t available, uint64_t num_blocks)
-{
-    (void)ks;
-    (void)available;
-    return kvb__min(in->model->max_position_embeddings,
-                    num_blocks * in->s.block_size);
 }
 
 static void trt_finish(const kvb__engine_in *in, kvb_plan *p,
@@ -260,7 +229,7 @@ static void trt_finish(const kvb__engine_in *in, kvb_plan *p,
     p->usable_bytes_per_gpu = r->weights + r->activation +
                               p->non_torch_bytes_per_gpu + r->cudagraph + kv;
     p->kv_budget_bytes_per_gpu = kv;
-    p->kv_cache_bytes_per_gpu = p->num_blocks * block_bytes(r->ks);
+    p->kv_cache_bytes_per_gpu = p->num_blocks * kvb__paged_block_bytes(r->ks);
     p->max_total_tokens = p->max_kv_tokens;
     uint64_t left = p->gpu_total_bytes > p->usable_bytes_per_gpu
                         ? p->gpu_total_bytes - p->usable_bytes_per_gpu
@@ -691,9 +660,9 @@ const kvb__engine kvb__engine_trtllm = {
     .activation = trt_activation,
     .hybrid_kv = trt_hybrid,
     .num_blocks = trt_num_blocks,
-    .needed_bytes = trt_needed,
-    .report = trt_report,
-    .fit_len = trt_fit_len,
+    .needed_bytes = kvb__paged_needed,
+    .report = kvb__paged_report,
+    .fit_len = kvb__paged_fit_len,
     .finish = trt_finish,
     .len_fails = trt_len_fails,
     .error_text = trt_error_text,

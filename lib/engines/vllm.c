@@ -132,11 +132,28 @@ static bool large_device(const kvb__engine_in *in)
  * models keep it off.  The chunk was 512 tokens until PR #10544 (0.6.5),
  * then _DEFAULT_MAX_NUM_BATCHED_TOKENS = 2048.
  */
+/*
+ * vLLM's multimodal models among the families the plan describes: every
+ * Llama 4 checkpoint (Llama4ForConditionalGeneration) and Gemma 3 with
+ * the vision checkpoints' text vocabulary of 262208 (Gemma-3 4B/12B/27B,
+ * Gemma3ForConditionalGeneration; the text-only 1B has 262144).
+ */
+static bool multimodal(const kvb_model *m)
+{
+    return m->arch == KVB_ARCH_LLAMA4 ||
+           (m->arch == KVB_ARCH_GEMMA3 && m->vocab_size == 262208);
+}
+
+/* Rule 8: the automatic switch leaves out multimodal models from 0.6.1
+ * (PR #8425, in 0.6.1.post1), and LoRA, prompt adapters, speculative
+ * decoding and, 0.5.4-0.6.0, prefix caching (PR #8342 lifted that), which
+ * the plan does not take: with them pass enable_chunked_prefill = 0. */
 static bool v0_chunked_default(const kvb__engine_in *in)
 {
     const kvb_model *m = in->model;
     return since(in, V(0, 5, 4)) && in->s.max_model_len > 32768 &&
-           m->sliding_window == 0 && !kvb__is_mla(m);
+           m->sliding_window == 0 && !kvb__is_mla(m) &&
+           !(multimodal(m) && since(in, V(0, 6, 1)));
 }
 
 static void batch_defaults(kvb__engine_in *in)
@@ -159,6 +176,10 @@ static void batch_defaults(kvb__engine_in *in)
             t = 8192; /* OpenAI server; the LLM class doubles both */
         if (!s->enable_chunked_prefill)
             t = kvb__max(s->max_model_len, t);
+        /* V0's SchedulerConfig: multimodal models batch at least 5120
+         * tokens (PR #8028, 0.6.0) */
+        if (v0 && multimodal(in->model) && since(in, V(0, 6, 0)))
+            t = kvb__max(t, 5120);
         s->max_num_batched_tokens =
             kvb__min((uint64_t)s->max_num_seqs * s->max_model_len, t);
     }
@@ -169,6 +190,32 @@ static void batch_defaults(kvb__engine_in *in)
             (uint32_t)kvb__min(s->max_num_seqs, s->max_num_batched_tokens);
 }
 
+/*
+ * The default max_model_len (_get_and_verify_max_len, config.py; model.py
+ * from 0.11): max_position_embeddings, multiplied by rope_scaling's factor
+ * for every type but su, longrope and llama3, whose
+ * max_position_embeddings already counts the scaling; YaRN multiplies
+ * original_max_position_embeddings instead.  Gemma 3's 128K is already
+ * scaled too, so vLLM skips it ("gemma3" not in model_type, since Gemma
+ * 3's support in 0.8.0).  The product is a float, truncated by int().
+ * The factor rule is in every release this library plans (0.2.0 already
+ * multiplied; the su/longrope exclusion came with Phi-3 in 0.4.2, llama3
+ * with Llama 3.1 in 0.5.3, each with the support for the type).
+ */
+uint64_t kvb__vllm_derived_max_len(const kvb_model *m)
+{
+    uint64_t len = m->max_position_embeddings;
+    int32_t t = m->rope_scaling_type;
+    if (t == KVB_ROPE_NONE || t == KVB_ROPE_SU || t == KVB_ROPE_LONGROPE ||
+        t == KVB_ROPE_LLAMA3 || m->arch == KVB_ARCH_GEMMA3)
+        return len;
+    double f = m->rope_scaling_factor > 0.0 ? m->rope_scaling_factor : 1.0;
+    if (t == KVB_ROPE_YARN && m->original_max_position_embeddings)
+        len = m->original_max_position_embeddings;
+    double x = (double)len * f;
+    return x >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)x;
+}
+
 void kvb__vllm_defaults(kvb__engine_in *in)
 {
     kvb_serving *s = &in->s;
@@ -176,7 +223,7 @@ void kvb__vllm_defaults(kvb__engine_in *in)
         s->gpu_memory_utilization =
             in->accounting == KVB_ACCOUNTING_VLLM_V1_021 ? 0.92 : 0.90;
     if (!s->max_model_len)
-        s->max_model_len = in->model->max_position_embeddings;
+        s->max_model_len = kvb__vllm_derived_max_len(in->model);
     batch_defaults(in);
 }
 
@@ -301,9 +348,101 @@ uint64_t kvb__vllm_non_torch(const kvb__engine_in *in)
 #define SAMPLER_LOGITS_V0 9
 #define SAMPLER_LOGITS_V1 5
 
+/*
+ * V1's top-k/top-p sampler by release (v1/sample/ops/topk_topp_sampler.py):
+ * - the torch path sorts the R x vocab logits.  At the sort's peak the
+ *   FP32 logits (1) sit beside the sorted values (1), the int64 indices
+ *   (2), the int64 positions they are sorted from (2) and the segmented
+ *   radix sort's second key and value buffers (1 + 2): 9, as in V0.  PR
+ *   #32558's table measures it (1.25 GB for 256 x 131072 logits, 9.3
+ *   rows), and so do the collected logs that sampled this way: 9.0-9.1
+ *   rows (vllm-col-010, -012, -016, -017, -019, -022, -023);
+ * - FlashInfer's kernels filter and sample without sorting (the FP32
+ *   logits and its probabilities, 2 rows: vllm-col-006 to -009), but only
+ *   where FlashInfer is installed and enabled: in 0.8 vLLM refused
+ *   FlashInfer >= 0.2.3 (PR #14815) until PR #15777; FlashInfer was not a
+ *   dependency of the wheel before late 2025, and PR #26859 (0.11.1) made
+ *   its sampler opt-in.  A default install sorts, so the plan does;
+ * - the Triton top-k/top-p kernels (PR #33538, 2026-02-17) replace the
+ *   sort; taken from 0.16.0, the first release after 0.15.0 (2026-01-29).
+ *   Those releases keep the itemised 5 rows as an upper bound
+ *   (vllm-log-033, 0.19: budget exact);
+ * - PR #40376 (2026-04-29, after PR #38284 whose log text names v0.21)
+ *   turns the FlashInfer sampler on by default, FlashInfer being a
+ *   dependency by then: 2 rows from 0.21.
+ */
+#define SAMPLER_LOGITS_SORT       9
+#define SAMPLER_LOGITS_FLASHINFER 2
+
+static uint64_t sampler_units(const kvb__engine_in *in)
+{
+    if (line_v0(in))
+        return SAMPLER_LOGITS_V0;
+    if (!since(in, V(0, 16, 0)))
+        return SAMPLER_LOGITS_SORT;
+    if (!since(in, V(0, 21, 0)))
+        return SAMPLER_LOGITS_V1;
+    return SAMPLER_LOGITS_FLASHINFER;
+}
+
 typedef struct widths {
     uint64_t tokens, reqs, hidden, b;
+    uint32_t scratch; /* SCRATCH_* bits: the quantized kernel's buffers */
 } widths;
+
+/*
+ * Scratch buffers the quantized GEMM allocates on every call, alive beside
+ * the layer's tensors during the profile run (rule 7 of issue 13):
+ * - gptq_marlin_gemm (GPTQ from 0.4.2, PR #3922; AWQ through awq_marlin
+ *   from 0.5.3, PR #6612; compute capability 8.0 up) took an M x K copy of
+ *   its input in the activation dtype (a_tmp) on every call until PR
+ *   #14138 (2025-03-08, 0.8.0); since then only with act-order, which the
+ *   plan does not take;
+ * - and, from PR #6795 (2024-07-27, 0.5.4), an FP32 reduce buffer (c_tmp)
+ *   of determine_reduce_max_m(M) x N;
+ * - the exllama GPTQ kernel (gptq_gemm, before Marlin and below compute
+ *   capability 8.0) rebuilds the whole K x N weight in FP16 (temp_dq) when
+ *   M exceeds 50 rows.
+ */
+enum { SCRATCH_A = 1u, SCRATCH_C = 2u, SCRATCH_DQ = 4u };
+
+static uint32_t quant_scratch(const kvb__engine_in *in)
+{
+    int32_t q = in->quant->method;
+    uint32_t cc = in->gpu->compute_capability;
+    bool gptq = q == KVB_QUANT_GPTQ_4 || q == KVB_QUANT_GPTQ_8;
+    bool awq = q == KVB_QUANT_AWQ_4;
+    bool marlin_gpu = cc == 0 || cc >= 80;
+    bool marlin = marlin_gpu && ((gptq && since(in, V(0, 4, 2))) ||
+                                 (awq && since(in, V(0, 5, 3))));
+    if (marlin) {
+        uint32_t f = since(in, V(0, 8, 0)) ? 0 : SCRATCH_A;
+        return since(in, V(0, 5, 4)) ? f | SCRATCH_C : f;
+    }
+    return gptq ? SCRATCH_DQ : 0;
+}
+
+/* marlin::determine_reduce_max_m: tiles of 16 rows up to 64, then 64 x
+ * the parallel slices (at most max_par = 16). */
+static uint64_t reduce_max_m(uint64_t m)
+{
+    if (m <= 64)
+        return kvb__round_up(m ? m : 1, 16);
+    return 64 * kvb__min(kvb__cdiv(m, 64), 16);
+}
+
+/* The scratch of one quantized projection of k inputs and n outputs. */
+static uint64_t scratch_bytes(const widths *w, uint64_t k, uint64_t n)
+{
+    uint64_t b = 0;
+    if (w->scratch & SCRATCH_A)
+        b += w->tokens * k * w->b;
+    if (w->scratch & SCRATCH_C)
+        b += reduce_max_m(w->tokens) * n * 4;
+    if ((w->scratch & SCRATCH_DQ) && w->tokens > 50)
+        b += k * n * 2;
+    return b;
+}
 
 static uint64_t attn_live(const kvb_model *m, uint32_t tp, const widths *w)
 {
@@ -318,16 +457,25 @@ static uint64_t attn_live(const kvb_model *m, uint32_t tp, const widths *w)
                 qh * m->v_head_dim + m->hidden_size);
     }
     uint64_t kvh = kvb__kv_heads_per_rank(m, tp);
-    return T * b * ((qh + 2 * kvh) * hd + qh * hd + m->hidden_size);
+    uint64_t qkv = (qh + 2 * kvh) * hd;
+    uint64_t scratch = kvb__max(scratch_bytes(w, m->hidden_size, qkv),
+                                scratch_bytes(w, qh * hd, m->hidden_size));
+    return T * b * (qkv + qh * hd + m->hidden_size) + scratch;
 }
 
 /* gate_up output, the activation and the down output are alive together:
  * the modelling code keeps gate_up in a local until the MLP returns. */
 static uint64_t mlp_live(const kvb_model *m, uint64_t width, const widths *w)
 {
-    uint64_t per_tok =
-        (m->flags & KVB_MODEL_MLP_NO_GATE) ? 2 * width : 3 * width;
-    return w->tokens * w->b * (per_tok + m->hidden_size);
+    bool gate = !(m->flags & KVB_MODEL_MLP_NO_GATE);
+    uint64_t up = gate ? 2 * width : width;
+    uint64_t per_tok = up + width;
+    uint64_t down = w->tokens * w->b * (per_tok + m->hidden_size) +
+                    scratch_bytes(w, width, m->hidden_size);
+    /* the up projection's scratch, before its activation exists */
+    uint64_t first =
+        w->tokens * w->b * up + scratch_bytes(w, m->hidden_size, up);
+    return kvb__max(down, first);
 }
 
 static uint64_t moe_live(const kvb_model *m, uint32_t tp, bool ep,
@@ -365,10 +513,142 @@ static uint64_t forward_peak(const kvb__engine_in *in, uint32_t first,
 static uint64_t sampler_peak(const kvb__engine_in *in, const widths *w)
 {
     uint64_t logits = w->reqs * in->model->vocab_size;
-    uint64_t units = line_v0(in) ? SAMPLER_LOGITS_V0 : SAMPLER_LOGITS_V1;
+    uint64_t units = sampler_units(in);
     /* model-dtype logits, the FP32 working set, and the hidden states the
      * runner still holds */
     return logits * w->b + logits * 4 * units + w->hidden;
+}
+
+/*
+ * Rule 6: from 0.2.5 (PR #2031) to 0.6.3 V0 measured the profile as the
+ * free memory it lost (init_gpu_memory - free after profile_run), so the
+ * peak it subtracts is PyTorch's reserved memory, segments the caching
+ * allocator kept, not the allocated peak.  A dense decoder layer
+ * allocates qkv, the attention output and o_proj's output, frees the
+ * first two, then gate_up, the activation and down_proj's output, and
+ * frees them and the layer's input: the freed blocks do not fit the next
+ * requests exactly, so new segments open.  The pool is replayed with
+ * c10/cuda/CUDACachingAllocator.cpp's rules (512-byte rounding; requests
+ * up to 1 MiB from 2 MiB segments, under 10 MiB from 20 MiB segments,
+ * larger ones from segments rounded to 2 MiB; the best-fitting cached
+ * block of the same pool; a remainder split off when over 1 MiB in the
+ * large pool; free neighbours merged) over two layers, after which the
+ * pattern repeats; the reserved surplus over the allocated peak is added.
+ * Llama-3.1-8B at 4096 tokens: 48 MiB; at 32768: 384 MiB.
+ */
+#define APOOL_BLOCKS 64
+
+typedef struct apool_block {
+    uint64_t off, size;
+    uint32_t seg;
+    bool free, live;
+} apool_block;
+
+typedef struct apool {
+    apool_block b[APOOL_BLOCKS];
+    uint32_t n, segs;
+    uint64_t reserved, now, peak;
+    bool full;
+} apool;
+
+static uint64_t apool_segment(uint64_t n)
+{
+    if (n <= KVB__MIB)
+        return 2 * KVB__MIB;
+    if (n < 10 * KVB__MIB)
+        return 20 * KVB__MIB;
+    return kvb__round_up(n, 2 * KVB__MIB);
+}
+
+static uint32_t apool_malloc(apool *p, uint64_t bytes)
+{
+    uint64_t n = kvb__round_up(bytes ? bytes : 1, 512);
+    bool small = n <= KVB__MIB;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t i = 0; i < p->n; i++) {
+        const apool_block *b = &p->b[i];
+        if (b->live && b->free && b->size >= n &&
+            (b->size <= KVB__MIB) == small &&
+            (best == UINT32_MAX || b->size < p->b[best].size))
+            best = i;
+    }
+    if (p->n + 2 > APOOL_BLOCKS) {
+        p->full = true;
+        return UINT32_MAX;
+    }
+    if (best == UINT32_MAX) {
+        uint64_t seg = apool_segment(n);
+        best = p->n++;
+        p->b[best] = (apool_block){0, seg, p->segs++, true, true};
+        p->reserved += seg;
+    }
+    apool_block *b = &p->b[best];
+    uint64_t rest = b->size - n;
+    if (small ? rest >= 512 : rest > KVB__MIB) {
+        p->b[p->n++] = (apool_block){b->off + n, rest, b->seg, true, true};
+        b->size = n;
+    }
+    b->free = false;
+    p->now += b->size;
+    p->peak = kvb__max(p->peak, p->now);
+    return best;
+}
+
+static void apool_free(apool *p, uint32_t id)
+{
+    if (id == UINT32_MAX)
+        return;
+    apool_block *b = &p->b[id];
+    b->free = true;
+    p->now -= b->size;
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (uint32_t i = 0; i < p->n; i++) {
+            apool_block *o = &p->b[i];
+            if (i == id || !o->live || !o->free || o->seg != b->seg)
+                continue;
+            if (o->off + o->size == b->off || b->off + b->size == o->off) {
+                b->off = kvb__min(b->off, o->off);
+                b->size += o->size;
+                o->live = false;
+                merged = true;
+            }
+        }
+    }
+}
+
+static uint64_t reserved_surplus(const kvb__engine_in *in, const widths *w)
+{
+    const kvb_model *m = in->model;
+    uint32_t tp = in->s.tensor_parallel_size;
+    if (!line_v0(in) || !since(in, V(0, 2, 5)) || since(in, V(0, 6, 4)) ||
+        m->num_experts || kvb__is_mla(m))
+        return 0;
+    uint64_t T = w->tokens, b = w->b, hd = kvb__head_dim(m);
+    uint64_t qh = kvb__cdiv(m->num_attention_heads, tp);
+    uint64_t qkv = (qh + 2 * kvb__kv_heads_per_rank(m, tp)) * hd;
+    uint64_t width = kvb__cdiv(m->intermediate_size, tp);
+    bool gate = !(m->flags & KVB_MODEL_MLP_NO_GATE);
+    apool p;
+    memset(&p, 0, sizeof p);
+    uint32_t hidden = apool_malloc(&p, T * m->hidden_size * b);
+    apool_malloc(&p, T * m->hidden_size * b); /* the residual */
+    for (int layer = 0; layer < 2 && !p.full; layer++) {
+        uint32_t q = apool_malloc(&p, T * qkv * b);
+        uint32_t a = apool_malloc(&p, T * qh * hd * b);
+        uint32_t o = apool_malloc(&p, T * m->hidden_size * b);
+        apool_free(&p, q);
+        apool_free(&p, a);
+        uint32_t g = apool_malloc(&p, T * (gate ? 2 : 1) * width * b);
+        uint32_t x = apool_malloc(&p, T * width * b);
+        uint32_t d = apool_malloc(&p, T * m->hidden_size * b);
+        apool_free(&p, g);
+        apool_free(&p, x);
+        apool_free(&p, o);
+        apool_free(&p, hidden);
+        hidden = d;
+    }
+    return p.full || p.reserved < p.peak ? 0 : p.reserved - p.peak;
 }
 
 uint64_t kvb__vllm_activation(const kvb__engine_in *in, uint32_t stage)
@@ -383,7 +663,9 @@ uint64_t kvb__vllm_activation(const kvb__engine_in *in, uint32_t stage)
     w.reqs = kvb__min(in->s.max_num_seqs, w.tokens);
     w.b = kvb__dtype_bytes(kvb__act_dtype(m, in->quant));
     w.hidden = w.tokens * m->hidden_size * w.b;
-    uint64_t peak = forward_peak(in, first, last, &w);
+    w.scratch = quant_scratch(in);
+    uint64_t peak =
+        forward_peak(in, first, last, &w) + reserved_surplus(in, &w);
     if (stage + 1 == pp)
         peak = kvb__max(peak, sampler_peak(in, &w));
     return peak;
@@ -709,51 +991,86 @@ static uint64_t rotary_cache(const kvb__engine_in *in)
 static uint64_t mxfp4_experts(uint64_t experts, uint64_t width, uint64_t hidden,
                               bool bias)
 {
-    uint64_t b = experts * 2 * width * (hidden / 2 + hidden / 32) +
-                 experts * hidden * (width / 2 + width / 32);
+    uint64_t b = experts * 2 * width * (kvb__cdiv(hidden, 32) * 17) +
+                 experts * hidden * (kvb__cdiv(width, 32) * 17);
     return bias ? b + experts * (2 * width + hidden) * 2 : b;
+}
+
+/* The same experts once the Triton kernels (triton_kernels' matmul_ogs)
+ * have swizzled them for Hopper (Mxfp4MoEMethod.process_weights_after_
+ * loading, _swizzle_mxfp4): a matrix of K inputs and N outputs is stored
+ * K/2 bytes by N, padded to 64 bytes and 256 outputs
+ * (HopperMXValueLayout._padded_shape); its scales, K/32 by N, pad N to
+ * 2 x num_warps x 2 x 8 = 256 (HopperMXScaleLayout, 8 warps) and the
+ * groups to an even count; the biases are converted to FP32. */
+static uint64_t mxfp4_hopper_matrix(uint64_t k, uint64_t n)
+{
+    uint64_t np = kvb__round_up(n, 256);
+    return kvb__round_up(kvb__cdiv(k, 2), 64) * np +
+           kvb__round_up(kvb__cdiv(k, 32), 2) * np;
+}
+
+static uint64_t mxfp4_hopper_experts(uint64_t experts, uint64_t width,
+                                     uint64_t hidden, bool bias)
+{
+    uint64_t b = experts * (mxfp4_hopper_matrix(hidden, 2 * width) +
+                            mxfp4_hopper_matrix(width, hidden));
+    return bias ? b + experts * (2 * width + hidden) * 4 : b;
+}
+
+/* The MXFP4 MoE kernel family vLLM picks (Mxfp4MoEMethod; 0 when the
+ * padding does not apply): FlashInfer on 10.x, the Triton kernels on 9.x
+ * once triton_kernels is a dependency (0.11.1, PR #27370: before it a
+ * plain install had no triton_kernels and _should_use_marlin chose
+ * Marlin on Hopper too, as the 0.10.1 logs of vllm-col-022 show), Marlin
+ * everywhere else from compute capability 7.5. */
+enum { MXFP4_NONE, MXFP4_TRITON, MXFP4_FLASHINFER, MXFP4_MARLIN };
+
+static uint32_t mxfp4_backend(const kvb__engine_in *in)
+{
+    uint32_t cc = in->gpu->compute_capability;
+    if (in->quant->method != KVB_QUANT_MXFP4 || !in->model->num_experts ||
+        cc < 75)
+        return MXFP4_NONE;
+    if (cc >= 90 && cc < 100)
+        return since(in, V(0, 11, 1)) ? MXFP4_TRITON : MXFP4_MARLIN;
+    if (cc >= 100 && cc < 110)
+        return MXFP4_FLASHINFER;
+    return MXFP4_MARLIN;
 }
 
 static uint64_t mxfp4_padding(const kvb__engine_in *in, uint32_t moe_layers)
 {
     const kvb_model *m = in->model;
-    uint32_t cc = in->gpu->compute_capability, tp = in->s.tensor_parallel_size;
-    if (in->quant->method != KVB_QUANT_MXFP4 || !moe_layers || cc < 75)
+    uint32_t tp = in->s.tensor_parallel_size, kind = mxfp4_backend(in);
+    if (kind == MXFP4_NONE || !moe_layers)
         return 0;
     bool ep = in->s.enable_expert_parallel != 0;
     uint64_t e = ep ? kvb__cdiv(m->num_experts, tp) : m->num_experts;
     uint64_t w =
         ep ? m->moe_intermediate_size : kvb__cdiv(m->moe_intermediate_size, tp);
     uint64_t h = m->hidden_size, wp, hp = h;
-    if (cc >= 90 && cc < 100) { /* Triton kernels */
-        wp = kvb__round_up(w, 64);
-    } else if (cc >= 100 && cc < 110) { /* FlashInfer */
+    bool bias = (m->flags & KVB_MODEL_MLP_BIAS) != 0;
+    uint64_t plain = mxfp4_experts(e, w, h, bias), padded;
+    if (kind == MXFP4_TRITON) {
+        padded = mxfp4_hopper_experts(e, kvb__round_up(w, 64), h, bias);
+    } else if (kind == MXFP4_FLASHINFER) {
         wp = kvb__round_up(w, 256);
         hp = kvb__round_up(h, 256);
-    } else { /* Marlin */
+        padded = mxfp4_experts(e, wp, hp, bias);
+    } else {
         wp = kvb__round_up(w, 128);
         hp = kvb__round_up(h, 256);
+        padded = mxfp4_experts(e, wp, hp, bias);
     }
-    if (w % 32 || h % 32)
-        return 0;
-    bool bias = (m->flags & KVB_MODEL_MLP_BIAS) != 0;
-    return (mxfp4_experts(e, wp, hp, bias) - mxfp4_experts(e, w, h, bias)) *
-           moe_layers;
+    return padded > plain ? (padded - plain) * moe_layers : 0;
 }
 
 /* The MXFP4 kernel family the GPU runs, which is all the loaded weights
  * read of it (mxfp4_padding): 0 when the padding does not apply. */
 uint32_t kvb__vllm_weights_gpu_key(const kvb__engine_in *in)
 {
-    uint32_t cc = in->gpu->compute_capability;
-    if (in->quant->method != KVB_QUANT_MXFP4 || !in->model->num_experts ||
-        cc < 75)
-        return 0;
-    if (cc >= 90 && cc < 100)
-        return 1; /* Triton kernels */
-    if (cc >= 100 && cc < 110)
-        return 2; /* FlashInfer */
-    return 3;     /* Marlin */
+    return mxfp4_backend(in);
 }
 
 uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,
@@ -1048,31 +1365,6 @@ kvb_status kvb__vllm_error_text(const kvb_plan *p, char *buf, size_t cap,
 
 /* ---- fixes as vLLM flags ---- */
 
-/* vLLM's --quantization / --dtype spelling of a method, or NULL. */
-static void quant_args(kvb__args *a, int32_t method)
-{
-    static const struct {
-        int32_t method;
-        const char *flag, *value;
-    } map[] = {
-        {KVB_QUANT_FP32, "--dtype", "float32"},
-        {KVB_QUANT_FP16, "--dtype", "float16"},
-        {KVB_QUANT_BF16, "--dtype", "bfloat16"},
-        {KVB_QUANT_FP8, "--quantization", "fp8"},
-        {KVB_QUANT_GPTQ_8, "--quantization", "gptq"},
-        {KVB_QUANT_GPTQ_4, "--quantization", "gptq"},
-        {KVB_QUANT_AWQ_4, "--quantization", "awq"},
-        {KVB_QUANT_BNB_4, "--quantization", "bitsandbytes"},
-        {KVB_QUANT_MXFP4, "--quantization", "mxfp4"},
-    };
-    for (size_t i = 0; i < KVB__ARRAY_LEN(map); i++)
-        if (map[i].method == method) {
-            kvb__arg(a, "%s", map[i].flag);
-            kvb__arg(a, "%s", map[i].value);
-            return;
-        }
-}
-
 /* vLLM serves GGUF from a local file, with the tokenizer of the original
  * repository: the file name is a placeholder the operator fills in. */
 static void model_args(kvb__args *a, const kvb_model *m, int32_t method)
@@ -1129,7 +1421,7 @@ static void vllm_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
         checkpoint_args(a, f, m);
     } else {
         model_args(a, m, f->quant_method);
-        quant_args(a, f->quant_method);
+        kvb__quant_args(a, f->quant_method, false);
     }
     kvb__arg(a, "--max-model-len");
     kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);

@@ -95,8 +95,9 @@ static void attention(walker *w, int32_t i)
         linear(w, KVB_ROLE_ATTN_QKV, i, KVB_SPLIT_KV_HEADS, 1, q + 2 * kv,
                m->hidden_size, qkv_bias);
     } else {
-        linear(w, KVB_ROLE_ATTN_Q, i, KVB_SPLIT_COLUMN, 1, q, m->hidden_size,
-               qkv_bias);
+        uint64_t qrows = has(m, KVB_MODEL_ATTN_GATE) ? 2 * q : q;
+        linear(w, KVB_ROLE_ATTN_Q, i, KVB_SPLIT_COLUMN, 1, qrows,
+               m->hidden_size, qkv_bias);
         linear(w, KVB_ROLE_ATTN_K, i, KVB_SPLIT_KV_HEADS, 1, kv, m->hidden_size,
                qkv_bias);
         linear(w, KVB_ROLE_ATTN_V, i, KVB_SPLIT_KV_HEADS, 1, kv, m->hidden_size,
@@ -166,12 +167,73 @@ static void moe(walker *w, int32_t i)
                m->hidden_size, false);
 }
 
+/* A recurrent mixer: Mamba2 (mamba_mixer2.py: in_proj gives z, x, B, C
+ * and dt; conv1d over x, B, C with a bias; A_log, D, dt_bias per head; a
+ * gated norm over the inner width) or Gated DeltaNet (Qwen3-Next:
+ * in_proj_qkvz and in_proj_ba; conv1d over q, k, v without a bias; A_log
+ * and dt_bias per value head; a gated norm over one value head). */
+static void recurrent(walker *w, int32_t i, bool mamba)
+{
+    const kvb_model *m = w->m;
+    uint64_t inner = (uint64_t)m->ssm_num_heads * m->ssm_head_dim;
+    uint64_t keys = (uint64_t)m->ssm_n_groups * m->ssm_state_size;
+    uint64_t conv = inner + 2 * keys;
+    uint64_t heads = m->ssm_num_heads;
+    if (mamba) {
+        linear(w, KVB_ROLE_SSM_IN, i, KVB_SPLIT_COLUMN, 1, inner + conv + heads,
+               m->hidden_size, false);
+    } else {
+        linear(w, KVB_ROLE_SSM_IN, i, KVB_SPLIT_COLUMN, 1, 2 * keys + 2 * inner,
+               m->hidden_size, false);
+        linear(w, KVB_ROLE_SSM_IN_BA, i, KVB_SPLIT_COLUMN, 1, 2 * heads,
+               m->hidden_size, false);
+    }
+    linear(w, KVB_ROLE_SSM_CONV, i, KVB_SPLIT_COLUMN, 1, conv,
+           m->ssm_conv_kernel, mamba);
+    for (uint32_t k = 0; k < (mamba ? 3u : 2u); k++) /* A_log, dt_bias, D */
+        emit(w, KVB_ROLE_SSM_HEAD, i, KVB_SPLIT_COLUMN, 1, heads, 1,
+             KVB_ROLE_SSM_HEAD, k);
+    if (mamba)
+        emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_COLUMN, 1, inner, 1,
+             KVB_ROLE_SSM_OUT, 0);
+    else
+        emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, m->ssm_head_dim, 1,
+             KVB_ROLE_SSM_OUT, 0);
+    linear(w, KVB_ROLE_SSM_OUT, i, KVB_SPLIT_ROW, 1, m->hidden_size, inner,
+           false);
+}
+
+/* A Nemotron-H block: one norm, then one mixer, attention, MLP or MoE. */
+static void block(walker *w, uint32_t i, char kind)
+{
+    const kvb_model *m = w->m;
+    int32_t li = (int32_t)i;
+    norm(w, li, m->hidden_size, 0);
+    switch (kind) {
+    case '*': attention(w, li); break;
+    case 'M': recurrent(w, li, true); break;
+    case 'E': moe(w, li); break;
+    default:
+        mlp(w, li, 1, m->intermediate_size, KVB_ROLE_MLP_GATE, KVB_ROLE_MLP_UP,
+            KVB_ROLE_MLP_DOWN);
+        break;
+    }
+}
+
 static void layer(walker *w, uint32_t i)
 {
     const kvb_model *m = w->m;
     int32_t li = (int32_t)i;
+    char kind = kvb__layer_kind(m, i);
+    if (kind != 'A' && kind != 'G') {
+        block(w, i, kind);
+        return;
+    }
     norm(w, li, m->hidden_size, 0); /* input norm */
-    attention(w, li);
+    if (kind == 'G')
+        recurrent(w, li, false);
+    else
+        attention(w, li);
     if (!has(m, KVB_MODEL_PARALLEL_ATTN))
         norm(w, li, m->hidden_size, 1); /* post-attention norm */
     if (has(m, KVB_MODEL_SANDWICH_NORM)) {
@@ -247,6 +309,16 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
     case KVB_ROLE_SHARED_DOWN: return "mlp.shared_experts.down_proj";
     case KVB_ROLE_SHARED_EXPERT_GATE: return "mlp.shared_expert_gate";
     case KVB_ROLE_SINKS: return "self_attn.sinks";
+    case KVB_ROLE_SSM_IN:
+        return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.in_proj"
+                                              : "linear_attn.in_proj_qkvz";
+    case KVB_ROLE_SSM_IN_BA: return "linear_attn.in_proj_ba";
+    case KVB_ROLE_SSM_CONV:
+        return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.conv1d"
+                                              : "linear_attn.conv1d";
+    case KVB_ROLE_SSM_OUT:
+        return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.out_proj"
+                                              : "linear_attn.out_proj";
     default: return "";
     }
 }
@@ -265,7 +337,10 @@ static void norm_name(const kvb_model *m, const kvb__tdesc *t,
                       const char *prefix, char *buf, size_t cap)
 {
     const char *kind = (t->ordinal & 1) ? "bias" : "weight";
-    if (t->of_role == KVB_ROLE_ATTN_Q || t->of_role == KVB_ROLE_ATTN_K) {
+    if (t->of_role == KVB_ROLE_SSM_OUT) {
+        snprintf(buf, cap, "%s.%s.norm.weight", prefix,
+                 m->arch == KVB_ARCH_NEMOTRON_H ? "mixer" : "linear_attn");
+    } else if (t->of_role == KVB_ROLE_ATTN_Q || t->of_role == KVB_ROLE_ATTN_K) {
         snprintf(buf, cap, "%s.self_attn.%s_norm.weight", prefix,
                  t->of_role == KVB_ROLE_ATTN_Q ? "q" : "k");
     } else if (t->of_role == KVB_ROLE_MLA_Q_A ||
@@ -300,6 +375,13 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
         return;
     case KVB_ROLE_LM_HEAD: snprintf(buf, cap, "lm_head.weight"); return;
     case KVB_ROLE_NORM: norm_name(m, t, prefix, buf, cap); return;
+    case KVB_ROLE_SSM_HEAD: {
+        static const char *const param[] = {"A_log", "dt_bias", "D"};
+        snprintf(buf, cap, "%s.%s.%s", prefix,
+                 m->arch == KVB_ARCH_NEMOTRON_H ? "mixer" : "linear_attn",
+                 param[t->ordinal % 3]);
+        return;
+    }
     case KVB_ROLE_BIAS:
         snprintf(buf, cap, "%s.%s.bias", prefix, role_suffix(m, t->of_role));
         return;

@@ -21,14 +21,71 @@ void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
     uint64_t unsplit = kvb__is_mla(m) ? layer_elems_per_token(m, 1)
                                       : 2 * (uint64_t)m->num_key_value_heads *
                                             kvb__head_dim(m);
-    *whole = unsplit * b * m->num_hidden_layers;
+    uint32_t attn = kvb__count_attn(m, 0, m->num_hidden_layers);
+    *whole = unsplit * b * attn;
     if (!per_gpu)
         return;
-    /* get_pp_indices gives no stage more than ceil(layers / pp) layers */
     if (pp > m->num_hidden_layers)
         pp = m->num_hidden_layers;
+    /* get_pp_indices gives no stage more than ceil(layers / pp) layers;
+     * in a hybrid, the busiest stage is the one with most attention. */
     uint64_t most = kvb__cdiv(m->num_hidden_layers, pp);
+    if (m->layer_pattern[0]) {
+        most = 0;
+        for (uint32_t r = 0; r < pp; r++) {
+            uint32_t first, last;
+            kvb__pp_layers(m->num_hidden_layers, r, pp, &first, &last);
+            most = kvb__max(most, kvb__count_attn(m, first, last));
+        }
+    }
     *per_gpu = layer_elems_per_token(m, tp) * b * most;
+}
+
+uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last)
+{
+    if (!m->layer_pattern[0])
+        return last > first ? last - first : 0;
+    return kvb__count_kind(m, first, last, 'A') +
+           kvb__count_kind(m, first, last, '*');
+}
+
+/*
+ * The recurrent state one request holds in one layer on one rank, as
+ * vLLM's MambaStateShapeCalculator gives it (mamba2_state_shape and
+ * gated_delta_net_state_shape have the same form): a conv state of
+ * (conv_dim / tp) x (kernel - 1), conv_dim = heads x head_dim + 2 x
+ * groups x state, and a temporal state of (heads / tp) x head_dim x state.
+ * Mamba2 groups that do not split over TP are replicated up to tp
+ * (extra_groups_for_head_shards).  The conv state is in the model dtype,
+ * the temporal one in ssm_state_dtype (mamba_ssm_cache_dtype).
+ */
+void kvb__state_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
+                      uint64_t *conv, uint64_t *ssm)
+{
+    uint64_t groups = m->ssm_n_groups;
+    if (groups % tp)
+        groups = tp; /* extra_groups_for_head_shards (groups == 1) */
+    uint64_t conv_dim = (uint64_t)m->ssm_num_heads * m->ssm_head_dim +
+                        2 * groups * m->ssm_state_size;
+    uint64_t act = kvb__dtype_bytes(kvb__act_dtype(m, q));
+    uint64_t st =
+        m->ssm_state_dtype ? kvb__dtype_bytes(m->ssm_state_dtype) : act;
+    *conv = conv_dim / tp * (m->ssm_conv_kernel - 1) * act;
+    *ssm = (uint64_t)m->ssm_num_heads / tp * m->ssm_head_dim *
+           m->ssm_state_size * st;
+}
+
+uint64_t kvb__state_bytes_per_request(const kvb_model *m, const kvb_quant *q,
+                                      uint32_t tp, uint32_t first,
+                                      uint32_t last)
+{
+    uint32_t n = kvb__count_kind(m, first, last, 'M') +
+                 kvb__count_kind(m, first, last, 'G');
+    if (!n)
+        return 0;
+    uint64_t conv = 0, ssm = 0;
+    kvb__state_bytes(m, q, tp, &conv, &ssm);
+    return (conv + ssm) * n;
 }
 
 kvb_status kvb_kv_bytes_per_token(const kvb_model *model,
@@ -76,7 +133,7 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 void kvb__kv_count_kinds(const kvb_model *m, uint32_t first, uint32_t last,
                          bool hybrid, uint32_t counts[3])
 {
-    uint32_t n = last > first ? last - first : 0;
+    uint32_t n = kvb__count_attn(m, first, last);
     counts[KVB__ATTN_FULL] = n;
     counts[KVB__ATTN_SLIDING] = counts[KVB__ATTN_CHUNKED] = 0;
     if (!hybrid || !n)
@@ -109,7 +166,7 @@ void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
     uint64_t elems = layer_elems_per_token(m, tp);
     uint64_t b = kvb__dtype_bytes(kvb__kv_dtype(m, q));
     ks->page_bytes = (uint64_t)block_size * elems * b;
-    ks->token_bytes = elems * b * (last - first);
+    ks->token_bytes = elems * b * kvb__count_attn(m, first, last);
 
     /* _get_kv_cache_groups_uniform_page_size: groups of equal size, the
      * smallest layer count, unless the largest is under 1.5x of it. */

@@ -46,6 +46,8 @@ static const name_row arch_names[] = {
     {KVB_ARCH_OPT, "opt"},
     {KVB_ARCH_GPT_NEOX, "gpt_neox"},
     {KVB_ARCH_QWEN2_MOE, "qwen2_moe"},
+    {KVB_ARCH_QWEN3_NEXT, "qwen3_next"},
+    {KVB_ARCH_NEMOTRON_H, "nemotron_h"},
 };
 
 static const name_row dtype_names[] = {
@@ -144,8 +146,44 @@ bool kvb__is_mla(const kvb_model *m)
     return m->kv_lora_rank != 0;
 }
 
+char kvb__layer_kind(const kvb_model *m, uint32_t layer)
+{
+    return m->layer_pattern[0] ? m->layer_pattern[layer] : 'A';
+}
+
+bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer)
+{
+    char k = kvb__layer_kind(m, layer);
+    return k == 'A' || k == '*';
+}
+
+bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer)
+{
+    char k = kvb__layer_kind(m, layer);
+    return k == 'A' || k == 'G' || k == '-' || k == 'E';
+}
+
+bool kvb__has_recurrent(const kvb_model *m)
+{
+    return strchr(m->layer_pattern, 'M') || strchr(m->layer_pattern, 'G');
+}
+
+uint32_t kvb__count_kind(const kvb_model *m, uint32_t first, uint32_t last,
+                         char kind)
+{
+    if (!m->layer_pattern[0])
+        return kind == 'A' && last > first ? last - first : 0;
+    uint32_t n = 0;
+    for (uint32_t i = first; i < last; i++)
+        n += m->layer_pattern[i] == kind;
+    return n;
+}
+
 bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer)
 {
+    char k = kvb__layer_kind(m, layer);
+    if (k == 'E' || k == '-' || k == '*' || k == 'M')
+        return k == 'E';
     if (m->num_experts == 0 || layer < m->first_k_dense_replace)
         return false;
     return m->moe_layer_step <= 1 || (layer + 1) % m->moe_layer_step == 0;
@@ -161,6 +199,12 @@ uint32_t kvb__count_moe(const kvb_model *m, uint32_t first, uint32_t last)
 {
     if (m->num_experts == 0)
         return 0;
+    if (m->layer_pattern[0]) {
+        uint32_t n = 0;
+        for (uint32_t i = first; i < last; i++)
+            n += kvb__layer_is_moe(m, i);
+        return n;
+    }
     if (first < m->first_k_dense_replace)
         first = m->first_k_dense_replace;
     if (first >= last)
@@ -260,6 +304,23 @@ static kvb_status check_ranges(const kvb_model *m, kvb_error *err)
                          "model.flags (0x%x) has unknown bits; allowed: "
                          "KVB_MODEL_* bits",
                          m->flags);
+    if (m->rope_scaling_type < 0 || m->rope_scaling_type >= KVB_ROPE_LAST_)
+        return kvb__fail(err, KVB_ERANGE, "model.rope_scaling_type",
+                         "model.rope_scaling_type (%d) is not a "
+                         "kvb_rope_scaling value; allowed: 0..%d",
+                         m->rope_scaling_type, KVB_ROPE_LAST_ - 1);
+    if (!(m->rope_scaling_factor >= 0.0 && m->rope_scaling_factor <= 1024.0))
+        return kvb__fail(err, KVB_ERANGE, "model.rope_scaling_factor",
+                         "model.rope_scaling_factor (%g) is out of range; "
+                         "allowed: 0 (none) or up to 1024",
+                         m->rope_scaling_factor);
+    if (m->original_max_position_embeddings > ((uint64_t)1 << 32))
+        return kvb__fail(
+            err, KVB_ERANGE, "model.original_max_position_embeddings",
+            "model.original_max_position_embeddings (%llu) is "
+            "out of range; allowed: 0..%llu",
+            (unsigned long long)m->original_max_position_embeddings,
+            (unsigned long long)1 << 32);
     if (m->tie_word_embeddings > 1)
         return kvb__fail(err, KVB_ERANGE, "model.tie_word_embeddings",
                          "model.tie_word_embeddings (%u) is not a boolean; "
@@ -292,11 +353,63 @@ static kvb_status check_attention(const kvb_model *m, kvb_error *err)
     return KVB_OK;
 }
 
+/* layer_pattern: one known character per layer, and the sizes its
+ * recurrent mixers need. */
+static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
+{
+    const char *end = memchr(m->layer_pattern, 0, sizeof m->layer_pattern);
+    if (!end)
+        return kvb__fail(err, KVB_EINVAL, "model.layer_pattern",
+                         "model.layer_pattern is not NUL-terminated; "
+                         "allowed: at most %zu layers",
+                         sizeof m->layer_pattern - 1);
+    size_t n = (size_t)(end - m->layer_pattern);
+    if (n == 0)
+        return KVB_OK;
+    if (n != m->num_hidden_layers)
+        return kvb__fail(err, KVB_EINVAL, "model.layer_pattern",
+                         "model.layer_pattern has %zu characters but the "
+                         "model has %u layers; allowed: one per layer",
+                         n, m->num_hidden_layers);
+    for (size_t i = 0; i < n; i++)
+        if (!strchr(KVB__LAYER_KINDS, m->layer_pattern[i]))
+            return kvb__fail(err, KVB_EINVAL, "model.layer_pattern",
+                             "model.layer_pattern[%zu] ('%c') is not a layer "
+                             "kind; allowed: A G * M - E",
+                             i, m->layer_pattern[i]);
+    if (m->sliding_window || m->attention_chunk_size)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
+                         "model.layer_pattern with sliding or chunked "
+                         "attention is not modelled; allowed: full "
+                         "attention in a hybrid");
+    if (!kvb__has_recurrent(m))
+        return KVB_OK;
+    if (!m->ssm_num_heads || !m->ssm_head_dim || !m->ssm_n_groups ||
+        !m->ssm_state_size || !m->ssm_conv_kernel)
+        return kvb__fail(err, KVB_EINVAL, "model.ssm_num_heads",
+                         "model.layer_pattern has recurrent layers (M or G) "
+                         "that need ssm_num_heads, ssm_head_dim, "
+                         "ssm_n_groups, ssm_state_size and ssm_conv_kernel; "
+                         "allowed: all > 0");
+    if (m->ssm_num_heads % m->ssm_n_groups)
+        return kvb__fail(err, KVB_EINVAL, "model.ssm_n_groups",
+                         "model.ssm_n_groups (%u) does not divide "
+                         "ssm_num_heads (%u); allowed: a divisor",
+                         m->ssm_n_groups, m->ssm_num_heads);
+    if (m->ssm_state_dtype < 0 || m->ssm_state_dtype >= KVB_DTYPE_LAST_ ||
+        m->ssm_state_dtype == KVB_DTYPE_FP8)
+        return kvb__fail(err, KVB_ERANGE, "model.ssm_state_dtype",
+                         "model.ssm_state_dtype (%d) is not a state dtype; "
+                         "allowed: auto, fp32, fp16, bf16",
+                         m->ssm_state_dtype);
+    return KVB_OK;
+}
+
 static kvb_status check_mlp(const kvb_model *m, kvb_error *err)
 {
     bool any_dense = false;
     for (uint32_t i = 0; i < m->num_hidden_layers && !any_dense; i++)
-        any_dense = !kvb__layer_is_moe(m, i);
+        any_dense = kvb__layer_has_mlp(m, i) && !kvb__layer_is_moe(m, i);
     if (any_dense && m->intermediate_size == 0)
         return kvb__fail(err, KVB_EINVAL, "model.intermediate_size",
                          "model.intermediate_size (0) is needed by the "
@@ -351,6 +464,8 @@ kvb_status kvb__model_load(const kvb_model *in, kvb_model *out, kvb_error *err)
         st = check_ranges(out, err);
     if (!st)
         st = check_attention(out, err);
+    if (!st)
+        st = check_pattern(out, err);
     if (!st)
         st = check_mlp(out, err);
     if (!st)

@@ -158,7 +158,9 @@ static bool is_linear(int32_t role)
     case KVB_ROLE_EXPERT_DOWN:
     case KVB_ROLE_SHARED_GATE:
     case KVB_ROLE_SHARED_UP:
-    case KVB_ROLE_SHARED_DOWN: return true;
+    case KVB_ROLE_SHARED_DOWN:
+    case KVB_ROLE_SSM_IN:
+    case KVB_ROLE_SSM_OUT: return true;
     default: return false;
     }
 }
@@ -416,9 +418,11 @@ static kvb_status one_matrix(int32_t storage, const kvb_quant *q, uint64_t rows,
         *bytes = bnb4_bytes(n, !(q->flags & KVB_QUANT_BNB_NO_DOUBLE));
         return KVB_OK;
     case KVB_STORAGE_MXFP4:
-        if (cols % 32 != 0)
-            return KVB_EUNSUPPORTED;
-        *bytes = n / 32 * 17;
+        /* a rank's share of an expert's width need not be whole groups
+         * (gpt-oss-120b at TP 4: 2880 / 4 = 720 = 22.5 groups): vLLM
+         * loads the uneven shard into a buffer padded for the MoE kernel
+         * (Mxfp4MoEMethod.create_weights), so the last group is whole */
+        *bytes = rows * kvb__cdiv(cols, 32) * 17;
         return KVB_OK;
     default: return ggml_bytes(storage, n, cols, bytes);
     }

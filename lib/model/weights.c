@@ -37,6 +37,14 @@ void kvb__model_params(const kvb_model *m, uint64_t *total, uint64_t *active)
     count_ctx c = {m, 0, 0};
     kvb__inventory_walk_range(m, 0, 0, KVB__WALK_EMBED | KVB__WALK_HEAD,
                               count_tensor, &c);
+    if (m->layer_pattern[0]) { /* a hybrid: its layers differ; walk each */
+        for (uint32_t i = 0; i < m->num_hidden_layers; i++)
+            kvb__inventory_walk_range(m, i, i + 1, 0, count_tensor, &c);
+        *total = c.total;
+        if (active)
+            *active = c.active;
+        return;
+    }
     uint32_t n = m->num_hidden_layers, moe = kvb__count_moe(m, 0, n);
     uint32_t counts[2] = {n - moe, moe};
     for (int k = 0; k < 2; k++) {
@@ -202,6 +210,9 @@ static unsigned layer_kind(const kvb__quant_ctx *qc, uint32_t i)
 {
     const kvb_model *m = qc->model;
     unsigned kind = kvb__layer_is_moe(m, i) ? 1u : 0u;
+    /* a hybrid's layer kinds (layer_pattern) weigh differently */
+    const char *at = strchr(KVB__LAYER_KINDS, kvb__layer_kind(m, i));
+    kind |= (unsigned)(at ? at - KVB__LAYER_KINDS : 0) << 3;
     int32_t method = qc->quant->method;
     if (method == KVB_QUANT_Q4_K_M || method == KVB_QUANT_Q5_K_M) {
         uint32_t n = m->num_hidden_layers;
@@ -211,7 +222,7 @@ static unsigned layer_kind(const kvb__quant_ctx *qc, uint32_t i)
     return kind;
 }
 
-#define LAYER_KINDS 8
+#define LAYER_KINDS (8 * 8)
 
 typedef struct layer_weight {
     bool done;
@@ -263,7 +274,7 @@ static void weigh_two_kinds(weigh_ctx *c, uint32_t first, uint32_t last)
 
 static void weigh_layers(weigh_ctx *c, uint32_t first, uint32_t last)
 {
-    if (!index_dependent(&c->qc)) {
+    if (!index_dependent(&c->qc) && !c->qc.model->layer_pattern[0]) {
         weigh_two_kinds(c, first, last);
         return;
     }

@@ -497,6 +497,16 @@ static kvb_status load_inputs(const kvb_model *model, const kvb_quant *quant,
                               kvb_serving *s, kvb_error *err)
 {
     kvb_status st = kvb__model_load(model, m, err);
+    /* The engines' recurrent-state pools (vLLM's page unification, SGLang's
+     * mamba cache, llama.cpp's cells) are not modelled yet: a plan that
+     * counted only the KV would be confidently wrong. */
+    if (!st && kvb__has_recurrent(m))
+        st = kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
+                       "planning a hybrid with recurrent layers (%s) is not "
+                       "supported yet: weights, KV per token and the state "
+                       "per request are computed, the engines' state pools "
+                       "are not; allowed: attention-only models",
+                       kvb_arch_name(m->arch));
     if (!st)
         st = kvb__quant_load(quant, q, err);
     if (!st)

@@ -883,6 +883,75 @@ const kvb__model_row kvb__model_rows[] = {
          .max_position_embeddings = 2048u,
          .position_embedding_rows = 2050u,
      }},
+    {"Qwen3-Next-80B-A3B",
+     "Qwen/Qwen3-Next-80B-A3B-Instruct,Qwen/Qwen3-Next-80B-A3B-Thinking",
+     "config: tests/data/configs/qwen3-next-80b-a3b-instruct.json (the HF"
+     " config.json as a public report quotes it; SOURCES.md); 36 Gated"
+     " DeltaNet and 12 gated-attention layers (full_attention_interval 4),"
+     " every layer MoE; parameter count: the inventory of the HF model"
+     " without the mtp.* layer vLLM loads only for speculative decoding,"
+     " checked by hand in tests/unit/test_hybrid.c; the model card's"
+     " \"80B in total\"",
+     79674391296ull,
+     {
+         .arch = KVB_ARCH_QWEN3_NEXT,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_QK_NORM | KVB_MODEL_SHARED_EXPERT_GATE |
+                  KVB_MODEL_ATTN_GATE,
+         .num_hidden_layers = 48u,
+         .hidden_size = 2048u,
+         .num_attention_heads = 16u,
+         .num_key_value_heads = 2u,
+         .head_dim = 256u,
+         .intermediate_size = 5120u,
+         .vocab_size = 151936u,
+         .max_position_embeddings = 262144u,
+         .num_experts = 512u,
+         .num_experts_per_tok = 10u,
+         .moe_intermediate_size = 512u,
+         .num_shared_experts = 1u,
+         .shared_expert_intermediate_size = 512u,
+         .layer_pattern = "GGGAGGGAGGGAGGGAGGGAGGGAGGGAGGGAGGGAGGGAGGGAGGGA",
+         .ssm_num_heads = 32u,
+         .ssm_head_dim = 128u,
+         .ssm_n_groups = 16u,
+         .ssm_state_size = 128u,
+         .ssm_conv_kernel = 4u,
+     }},
+    {"Nemotron-3-Nano-30B-A3B",
+     "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+     "config: tests/data/configs/nemotron-3-nano-30b-a3b.json (the HF"
+     " config.json as a public test quotes it; SOURCES.md); 23 Mamba2, 23"
+     " MoE and 6 attention blocks (hybrid_override_pattern); parameter"
+     " count: the inventory, checked by hand in tests/unit/test_hybrid.c;"
+     " NVIDIA's \"31.6B total parameters\"",
+     31577940288ull,
+     {
+         .arch = KVB_ARCH_NEMOTRON_H,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_MLP_NO_GATE | KVB_MODEL_ROUTER_SCORE_BIAS,
+         .num_hidden_layers = 52u,
+         .hidden_size = 2688u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 2u,
+         .head_dim = 128u,
+         .intermediate_size = 1856u,
+         .vocab_size = 131072u,
+         .max_position_embeddings = 262144u,
+         .num_experts = 128u,
+         .num_experts_per_tok = 6u,
+         .moe_intermediate_size = 1856u,
+         .num_shared_experts = 1u,
+         .shared_expert_intermediate_size = 3712u,
+         .layer_pattern =
+             "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
+         .ssm_num_heads = 64u,
+         .ssm_head_dim = 64u,
+         .ssm_n_groups = 8u,
+         .ssm_state_size = 128u,
+         .ssm_conv_kernel = 4u,
+         .ssm_state_dtype = KVB_DTYPE_FP32,
+     }},
 };
 
 const size_t kvb__model_rows_count = KVB__ARRAY_LEN(kvb__model_rows);

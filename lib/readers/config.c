@@ -868,6 +868,11 @@ static kvb_status architecture(cfg *c)
     }
     int32_t arch = KVB_ARCH_GENERIC;
     bool known = type && kvb_arch_find(type, &arch, NULL) == KVB_OK;
+    /* The hybrids' layer patterns and recurrent sizes are not read from a
+     * config.json yet: until they are, such a file stays unknown (the
+     * presets carry them). */
+    if (arch == KVB_ARCH_QWEN3_NEXT || arch == KVB_ARCH_NEMOTRON_H)
+        known = false;
     for (size_t i = 0; type && !known && i < KVB__ARRAY_LEN(extra_types); i++)
         if (kvb__strcasecmp(type, extra_types[i].name) == 0) {
             arch = extra_types[i].arch;
@@ -912,6 +917,63 @@ static void model_name(cfg *c)
                  sizeof c->r->model.name);
 }
 
+/* rope_scaling: its type ("rope_type", or the older "type"), factor and,
+ * for YaRN, original_max_position_embeddings.  They set vLLM's default
+ * max_model_len (docs/model.md, section 4); an unknown type with a factor
+ * is kept as OTHER, since vLLM multiplies by the factor of any type but
+ * su, longrope and llama3. */
+static kvb_status rope_scaling(cfg *c)
+{
+    static const struct {
+        const char *name;
+        int32_t type;
+    } types[] = {
+        {"default", KVB_ROPE_NONE},      {"linear", KVB_ROPE_LINEAR},
+        {"dynamic", KVB_ROPE_DYNAMIC},   {"yarn", KVB_ROPE_YARN},
+        {"longrope", KVB_ROPE_LONGROPE}, {"su", KVB_ROPE_SU},
+        {"llama3", KVB_ROPE_LLAMA3},
+    };
+    kvb_model *m = &c->r->model;
+    json_t *rs = json_object_get(c->obj, "rope_scaling");
+    m->rope_scaling_type = KVB_ROPE_NONE;
+    m->rope_scaling_factor = 0.0;
+    m->original_max_position_embeddings = 0;
+    if (!json_is_object(rs))
+        return KVB_OK; /* absent or null */
+    json_t *t = json_object_get(rs, "rope_type");
+    if (!json_is_string(t))
+        t = json_object_get(rs, "type");
+    const char *name = json_is_string(t) ? json_string_value(t) : "";
+    m->rope_scaling_type = KVB_ROPE_OTHER;
+    for (size_t i = 0; i < KVB__ARRAY_LEN(types); i++)
+        if (strcmp(name, types[i].name) == 0)
+            m->rope_scaling_type = types[i].type;
+    json_t *f = json_object_get(rs, "factor");
+    if (f && !json_is_null(f)) {
+        double d = json_number_value(f);
+        if (!json_is_number(f) || !(d > 0.0 && d <= 1024.0))
+            return cfg_fail(c, KVB_ERANGE, "rope_scaling.factor",
+                            "rope_scaling.factor is not a number in "
+                            "(0, 1024]; allowed: a positive factor");
+        m->rope_scaling_factor = d;
+    }
+    char key[64];
+    bool found = false;
+    uint64_t v = 0;
+    kvb_status st =
+        get_u64(c, rs, "original_max_position_embeddings", &v, key, &found);
+    if (st)
+        return st;
+    if (v > ((uint64_t)1 << 32))
+        return cfg_fail(c, KVB_ERANGE,
+                        "rope_scaling.original_max_position_embeddings",
+                        "rope_scaling.original_max_position_embeddings "
+                        "(%llu) is out of range; allowed: 0..%llu",
+                        (unsigned long long)v, (unsigned long long)1 << 32);
+    m->original_max_position_embeddings = found ? v : 0;
+    return KVB_OK;
+}
+
 static kvb_status read_model(cfg *c)
 {
     kvb_status st = architecture(c);
@@ -933,6 +995,8 @@ static kvb_status read_model(cfg *c)
         c->r->model.attention_chunk_size = 0;
     if (!st)
         st = tie(c);
+    if (!st)
+        st = rope_scaling(c);
     if (!st)
         dtype(c);
     if (!st)

@@ -127,6 +127,11 @@ typedef struct run {
     json_t *gpus, *records;
     int broken; /* a tolerance is broken */
     char why[1024];
+    /* while a collected record is planned: its misses are reported (the
+     * record tables, the list printed after the run) but the targets,
+     * and so the test, are the development set's */
+    int planning_collected;
+    char why_collected[2048];
 } run;
 
 static void broke(run *r, const char *fmt, ...)
@@ -134,17 +139,21 @@ static void broke(run *r, const char *fmt, ...)
 
 static void broke(run *r, const char *fmt, ...)
 {
-    size_t n = strlen(r->why);
-    if (n + 2 < sizeof r->why) {
+    char *why = r->planning_collected ? r->why_collected : r->why;
+    size_t cap =
+        r->planning_collected ? sizeof r->why_collected : sizeof r->why;
+    size_t n = strlen(why);
+    if (n + 2 < cap) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(r->why + n, sizeof r->why - n, fmt, ap);
+        vsnprintf(why + n, cap - n, fmt, ap);
         va_end(ap);
-        n = strlen(r->why);
-        if (n + 1 < sizeof r->why)
-            strcat(r->why, "\n");
+        n = strlen(why);
+        if (n + 1 < cap)
+            strcat(why, "\n");
     }
-    r->broken = 1;
+    if (!r->planning_collected)
+        r->broken = 1;
 }
 
 /* ---- JSON helpers ---- */
@@ -626,7 +635,7 @@ static void plan_record(run *r, json_t *rec, int set)
                     ? "blocks x block size"
                     : "logged");
         else if (num(rec, "logged.gpu_blocks", &blocks))
-            set_cmp(&w->tokens, (double)p.max_kv_tokens, blocks * s.block_size,
+            set_cmp(&w->tokens, (double)p.max_kv_tokens, blocks * p.block_size,
                     "blocks x block size");
         else if (have_kvg)
             set_cmp(&w->tokens, (double)p.max_kv_tokens,
@@ -1130,7 +1139,9 @@ static int read_records(run *r, const char *dir, const char *name, int set)
             fclose(f);
             return 2;
         }
+        r->planning_collected = set == SET_COLLECTED;
         plan_record(r, rec, set);
+        r->planning_collected = 0;
         json_decref(rec);
     }
     fclose(f);
@@ -1217,6 +1228,11 @@ int main(int argc, char **argv)
         }
         free(rd.p);
     }
+    if (r.why_collected[0])
+        fprintf(stderr,
+                "\nfidelity: collected records off their targets (reported "
+                "in docs/accuracy.md, not enforced):\n%s",
+                r.why_collected);
     if (r.broken) {
         fprintf(stderr, "\nfidelity: tolerance broken:\n%s", r.why);
         rc = 1;

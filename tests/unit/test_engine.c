@@ -396,8 +396,231 @@ static void test_engine_loaded_weights(void **state)
     f.g.compute_capability = 80;
     assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0) - none,
                      24 * 38248448ull);
-    f.g.compute_capability = 90; /* Triton: 2880 is a multiple of 64 */
-    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0), none);
+    /* On Hopper from 0.11.1 the Triton kernels' swizzled layout
+     * (triton_kernels HopperMXValueLayout / HopperMXScaleLayout): per
+     * expert w13 1472 bytes x 5888 outputs + 90 x 5888 scales, w2 1472 x
+     * 3072 + 90 x 3072, FP32 biases 8640 x 4 = 14030080 bytes against
+     * 13236480 as stored: 793600 x 32 experts x 24 layers.  vllm-col-012
+     * (H100, about 0.13): 13.399 GiB against 13.47 logged. */
+    f.g.compute_capability = 90;
+    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0) - none,
+                     24 * 32 * 793600ull);
+    /* Before 0.11.1 (PR #27370) triton_kernels was not a dependency and
+     * vLLM ran Marlin on Hopper too (vllm-col-022, 0.10.1 on an H100:
+     * "leveraging the Marlin kernel", 65.9651 GiB logged, 65.935
+     * planned for gpt-oss-120b). */
+    f.in.version = 1001;
+    assert_int_equal(kvb__vllm_loaded_weights(&f.in, 0, 0) - none,
+                     24 * 38248448ull);
+    /* gpt-oss-120b at TP 4: each rank holds 720 of the 2880 expert
+     * columns, 22.5 MXFP4 groups; vLLM loads the uneven shard into a
+     * buffer padded for the kernel (Marlin: 768), so the shard is no
+     * reason to refuse the split (vllm-col-011: 17.224 GiB planned, 17.2217
+     * logged on four A100s). */
+    kvb_model m = preset_model("gpt-oss-120b");
+    kvb_quant q = quant_of(KVB_QUANT_MXFP4);
+    kvb_gpu g = gpu_of(84986036224ull, 4); /* A100 80GB, 79.15 GiB */
+    g.compute_capability = 80;
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_VLLM;
+    s.engine_version = 1001;
+    s.tensor_parallel_size = 4;
+    s.gpu_memory_utilization = 0.8;
+    s.max_model_len = 16384;
+    kvb_plan p;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, NULL), KVB_OK);
+    assert_int_not_equal(p.verdict, KVB_VERDICT_PARALLELISM_INVALID);
+    assert_true(p.weights_bytes_per_gpu > (uint64_t)(17.22 * GIB) &&
+                p.weights_bytes_per_gpu < (uint64_t)(17.23 * GIB));
+}
+
+/* Rule 5: the default max_model_len follows rope_scaling
+ * (_get_and_verify_max_len): linear and dynamic multiply
+ * max_position_embeddings, YaRN multiplies the original positions, su,
+ * longrope and llama3 and Gemma 3 keep max_position_embeddings. */
+static void test_engine_default_max_len_rope(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 1100);
+    f.m.max_position_embeddings = 32768;
+    f.m.rope_scaling_type = KVB_ROPE_YARN; /* Qwen2.5's documented yarn */
+    f.m.rope_scaling_factor = 4.0;
+    f.m.original_max_position_embeddings = 32768;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_model_len, 131072);
+    f.in.s = serving_default();
+    f.m.max_position_embeddings = 4096;
+    f.m.rope_scaling_type = KVB_ROPE_DYNAMIC;
+    f.m.rope_scaling_factor = 2.5;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_model_len, 10240);
+    f.in.s = serving_default();
+    f.in.s.max_model_len = 8192; /* the user's value stands */
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_model_len, 8192);
+    /* Gemma 3: linear factor 8 is already in its 131072 */
+    f.m = preset_model("Gemma-3-27B");
+    f.m.rope_scaling_type = KVB_ROPE_LINEAR;
+    f.m.rope_scaling_factor = 8.0;
+    assert_int_equal(kvb__vllm_derived_max_len(&f.m),
+                     f.m.max_position_embeddings);
+    f.m.rope_scaling_type = KVB_ROPE_SU;
+    f.m.arch = KVB_ARCH_PHI3;
+    assert_int_equal(kvb__vllm_derived_max_len(&f.m),
+                     f.m.max_position_embeddings);
+    f.m.rope_scaling_type = KVB_ROPE_NONE; /* "default": no factor */
+    assert_int_equal(kvb__vllm_derived_max_len(&f.m),
+                     f.m.max_position_embeddings);
+    /* out-of-range fields are refused by validation */
+    f.m.rope_scaling_type = KVB_ROPE_LAST_;
+    assert_int_equal(kvb_model_validate(&f.m, NULL), KVB_ERANGE);
+    f.m.rope_scaling_type = KVB_ROPE_LINEAR;
+    f.m.rope_scaling_factor = -1.0;
+    assert_int_equal(kvb_model_validate(&f.m, NULL), KVB_ERANGE);
+}
+
+/* The dummy sampler's FP32 working set: 9 rows of R x vocab while V1
+ * sorts the logits (as V0 does), the itemised 5 from the Triton kernels
+ * (0.16); vllm-col-016 (Llama-3.1-8B, H100, about 0.13): 4.71 GiB
+ * planned against 4.76 logged. */
+static void test_engine_sampler_rows(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 1300);
+    f.m.vocab_size = 128256;
+    f.in.s.max_num_batched_tokens = 8192;
+    f.in.s.max_num_seqs = 1024;
+    uint64_t sorted = kvb__vllm_activation(&f.in, 0);
+    f.in.version = 1900;
+    uint64_t triton = kvb__vllm_activation(&f.in, 0);
+    assert_int_equal(sorted - triton, 4ull * 1024 * 128256 * 4);
+    f.in.version = 2100; /* FlashInfer's sampler by default: 2 rows */
+    assert_int_equal(triton - kvb__vllm_activation(&f.in, 0),
+                     3ull * 1024 * 128256 * 4);
+    f.in.version = 1511; /* the last release that sorts */
+    assert_int_equal(kvb__vllm_activation(&f.in, 0), sorted);
+    f.in.version = 902;
+    assert_int_equal(kvb__vllm_activation(&f.in, 0), sorted);
+    /* the real record: 1024 x 128256 x (2 + 9 x 4) + the hidden states */
+    f.in.version = 1300;
+    f.m = preset_model("Llama-3.1-8B");
+    uint64_t a = kvb__vllm_activation(&f.in, 0);
+    assert_true(a > (uint64_t)(4.70 * GIB) && a < (uint64_t)(4.72 * GIB));
+}
+
+/* Rule 7: the quantized GEMM's scratch at the largest projection.
+ * Llama-3.1-8B in GPTQ 4-bit on an A100, 8192 tokens in the profile (one
+ * request, so the forward pass is the peak): down_proj's input is 14336
+ * wide.  gptq_marlin_gemm's a_tmp, 8192 x 14336 x 2 bytes, until 0.8.0
+ * (PR #14138); its FP32 reduce buffer from 0.5.4 (PR #6795),
+ * determine_reduce_max_m(8192) = 1024 rows x 4096 x 4; before Marlin
+ * (0.4.2) the exllama kernel rebuilds the 14336 x 4096 weight in FP16. */
+static void test_engine_quant_scratch(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 703);
+    f.m = preset_model("Llama-3.1-8B");
+    f.q = quant_of(KVB_QUANT_GPTQ_4);
+    f.g.compute_capability = 80;
+    f.in.s.max_num_batched_tokens = 8192;
+    f.in.s.max_num_seqs = 1;
+    uint64_t v073 = kvb__vllm_activation(&f.in, 0);
+    f.in.version = 800;
+    f.in.accounting = kvb__vllm_accounting(800);
+    uint64_t v080 = kvb__vllm_activation(&f.in, 0);
+    assert_int_equal(v073 - v080, 8192ull * 14336 * 2);
+    /* 0.5.3 and 0.5.4 measure reserved memory alike (rule 6), so their
+     * difference is the reduce buffer alone */
+    f.in.version = 503;
+    f.in.accounting = kvb__vllm_accounting(503);
+    uint64_t v053 = kvb__vllm_activation(&f.in, 0);
+    f.in.version = 504;
+    assert_int_equal(kvb__vllm_activation(&f.in, 0) - v053, 1024ull * 4096 * 4);
+    f.in.version = 503;
+    f.q = quant_of(KVB_QUANT_AUTO);
+    uint64_t plain = kvb__vllm_activation(&f.in, 0);
+    assert_int_equal(v053 - plain, 8192ull * 14336 * 2);
+    f.in.version = 401;
+    f.in.accounting = kvb__vllm_accounting(401);
+    plain = kvb__vllm_activation(&f.in, 0);
+    f.q = quant_of(KVB_QUANT_GPTQ_4);
+    assert_int_equal(kvb__vllm_activation(&f.in, 0) - plain,
+                     14336ull * 4096 * 2);
+    /* AWQ reaches Marlin in 0.5.3 (PR #6612); before, no scratch here */
+    f.q = quant_of(KVB_QUANT_AWQ_4);
+    assert_int_equal(kvb__vllm_activation(&f.in, 0), plain);
+}
+
+/* Rule 6: 0.2.5-0.6.3 subtract the reserved peak.  Llama-3.1-8B, one
+ * request (the forward pass is the peak), replayed over the caching
+ * allocator: the layer's freed qkv and attention blocks do not hold
+ * gate_up or its activation, so segments open beside them.  At 4096
+ * tokens the reserved surplus is 48 MiB, at 32768 384 MiB (0.6.3 against
+ * 0.6.4, which reads the allocated peak). */
+static void test_engine_reserved_peak(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 603);
+    f.m = preset_model("Llama-3.1-8B");
+    f.g.compute_capability = 80;
+    f.in.s.max_num_seqs = 1;
+    const uint64_t tokens[] = {4096, 32768}, surplus[] = {48, 384};
+    for (int i = 0; i < 2; i++) {
+        f.in.s.max_num_batched_tokens = tokens[i];
+        f.in.version = 603;
+        uint64_t reserved = kvb__vllm_activation(&f.in, 0);
+        f.in.version = 604;
+        uint64_t allocated = kvb__vllm_activation(&f.in, 0);
+        assert_int_equal(reserved - allocated, surplus[i] * MIB);
+    }
+    /* not before 0.2.5 (torch.cuda.max_memory_allocated) */
+    f.in.version = 204;
+    uint64_t old = kvb__vllm_activation(&f.in, 0);
+    f.in.version = 604;
+    assert_int_equal(old, kvb__vllm_activation(&f.in, 0));
+}
+
+/* Rule 8: V0's automatic chunked prefill leaves out multimodal models
+ * from 0.6.1 (PR #8425), whose batch is at least 5120 tokens from 0.6.0
+ * (PR #8028).  Gemma-3-27B (the vision checkpoint's text vocabulary,
+ * 262208) at 65536 tokens, forced onto V0 in 0.8.3: chunked prefill stays
+ * off and the batch is the whole max_model_len; at 4096 tokens it is 5120,
+ * not 4096. */
+static void test_engine_v0_multimodal_batch(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f, 2, 2, 64, KVB_DTYPE_AUTO, 803);
+    f.m = preset_model("Gemma-3-27B");
+    f.m.sliding_window = 0; /* isolate the multimodal rule */
+    f.in.accounting = KVB_ACCOUNTING_VLLM_V0;
+    f.in.s.max_model_len = 65536;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.enable_chunked_prefill, 0);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 65536);
+    f.in.s = serving_default();
+    f.in.s.max_model_len = 4096;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 5120);
+    /* 0.6.0: the batch floor exists, the exclusion not yet */
+    f.in.version = 600;
+    f.in.s = serving_default();
+    f.in.s.max_model_len = 65536;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.enable_chunked_prefill, 1);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 5120);
+    /* the text-only vocabulary (Gemma 3 1B, 262144) is not multimodal */
+    f.in.version = 803;
+    f.m.vocab_size = 262144;
+    f.in.s = serving_default();
+    f.in.s.max_model_len = 4096;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 4096);
 }
 
 static void test_engine_versions(void **state)
@@ -444,4 +667,9 @@ KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
           cmocka_unit_test(test_engine_non_torch_by_version),
           cmocka_unit_test(test_engine_non_torch_total_minus_free),
           cmocka_unit_test(test_engine_large_device_by_release),
-          cmocka_unit_test(test_engine_loaded_weights));
+          cmocka_unit_test(test_engine_loaded_weights),
+          cmocka_unit_test(test_engine_default_max_len_rope),
+          cmocka_unit_test(test_engine_sampler_rows),
+          cmocka_unit_test(test_engine_quant_scratch),
+          cmocka_unit_test(test_engine_v0_multimodal_batch),
+          cmocka_unit_test(test_engine_reserved_peak));

@@ -239,6 +239,61 @@ static void test_read_config_gpt_oss(void **state)
     assert_true(from_file(&r.info, KVB_READ_FIELD_SLIDING_WINDOW_PATTERN));
 }
 
+/* rope_scaling, as vLLM reads it for the default max_model_len
+ * (_get_and_verify_max_len; docs/model.md section 4). */
+static void test_read_config_rope_scaling(void **state)
+{
+    (void)state;
+    /* DeepSeek-V3: yarn, factor 40 over 4096 original positions */
+    result r = read_file("configs/deepseek-v3.json");
+    expect_ok(&r, "deepseek-v3");
+    assert_int_equal(r.m.rope_scaling_type, KVB_ROPE_YARN);
+    assert_true(r.m.rope_scaling_factor == 40.0);
+    assert_int_equal(r.m.original_max_position_embeddings, 4096);
+    assert_int_equal(kvb__vllm_derived_max_len(&r.m), 163840);
+    /* Llama 3.2 1B: llama3 (factor 32) is already in its 131072 */
+    r = read_file("configs/llama-3.2-1b.json");
+    expect_ok(&r, "llama-3.2-1b");
+    assert_int_equal(r.m.rope_scaling_type, KVB_ROPE_LLAMA3);
+    assert_true(r.m.rope_scaling_factor == 32.0);
+    assert_int_equal(kvb__vllm_derived_max_len(&r.m), 131072);
+    /* Phi-3.5-mini: longrope, no factor, 131072 as given */
+    r = read_file("configs/phi-3.5-mini-instruct.json");
+    expect_ok(&r, "phi-3.5-mini");
+    assert_int_equal(r.m.rope_scaling_type, KVB_ROPE_LONGROPE);
+    assert_int_equal(kvb__vllm_derived_max_len(&r.m), 131072);
+    /* gpt-oss-20b: rope_type yarn, 32 x 4096 = its 131072 */
+    r = parse_replaced("configs/gpt-oss-20b-echocog.json",
+                       "\"quant_method\": \"gptq\"",
+                       "\"quant_method\": \"mxfp4\"");
+    expect_ok(&r, "gpt-oss-20b");
+    assert_int_equal(r.m.rope_scaling_type, KVB_ROPE_YARN);
+    assert_int_equal(kvb__vllm_derived_max_len(&r.m), 131072);
+    /* Qwen2.5-7B-Instruct as published: no rope_scaling */
+    r = read_file("configs/qwen2.5-7b-instruct.json");
+    expect_ok(&r, "qwen2.5-7b");
+    assert_int_equal(r.m.rope_scaling_type, KVB_ROPE_NONE);
+    assert_int_equal(kvb__vllm_derived_max_len(&r.m), 32768);
+    /* inline, the keys of lmsys/vicuna-7b-v1.5-16k's config.json: linear
+     * scaling by 4 over 4096 positions; vLLM serves 16384 by default */
+    r = parse("{\"model_type\": \"llama\", \"hidden_size\": 4096, "
+              "\"num_hidden_layers\": 32, \"num_attention_heads\": 32, "
+              "\"intermediate_size\": 11008, \"vocab_size\": 32000, "
+              "\"max_position_embeddings\": 4096, \"rope_scaling\": "
+              "{\"factor\": 4.0, \"type\": \"linear\"}}");
+    expect_ok(&r, "vicuna-16k");
+    assert_int_equal(r.m.rope_scaling_type, KVB_ROPE_LINEAR);
+    assert_int_equal(kvb__vllm_derived_max_len(&r.m), 16384);
+    /* a factor that is not a positive number is refused */
+    r = parse("{\"model_type\": \"llama\", \"hidden_size\": 4096, "
+              "\"num_hidden_layers\": 32, \"num_attention_heads\": 32, "
+              "\"intermediate_size\": 11008, \"vocab_size\": 32000, "
+              "\"max_position_embeddings\": 4096, \"rope_scaling\": "
+              "{\"factor\": -2, \"type\": \"linear\"}}");
+    assert_int_equal(r.st, KVB_ERANGE);
+    assert_string_equal(r.e.field, "config.rope_scaling.factor");
+}
+
 static void test_read_config_quant_real(void **state)
 {
     (void)state;
@@ -613,6 +668,7 @@ static void test_read_config_falcon_opt(void **state)
 KVB_TESTS(cmocka_unit_test(test_read_config_presets),
           cmocka_unit_test(test_read_config_provenance),
           cmocka_unit_test(test_read_config_gpt_oss),
+          cmocka_unit_test(test_read_config_rope_scaling),
           cmocka_unit_test(test_read_config_quant_real),
           cmocka_unit_test(test_read_config_quant_methods),
           cmocka_unit_test(test_read_config_quant_errors),

@@ -141,8 +141,8 @@ static void test_search_combined_l40s(void **state)
 
 /* options.measured_max_model_len (a log's own estimate) caps remedies on
  * the same GPU, split and format; instance remedies re-plan from the
- * model.  Qwen2.5-72B AWQ on an L40S at 8192: the model says 2000 tokens
- * fit (so "lower to 1024"); an engine that measured 900 gets 512. */
+ * model.  Qwen2.5-72B AWQ on an L40S at 8192: the model says 3040 tokens
+ * fit (so "lower to 2048"); an engine that measured 900 gets 512. */
 static void test_search_measured_anchor(void **state)
 {
     (void)state;
@@ -165,7 +165,7 @@ static void test_search_measured_anchor(void **state)
     assert_int_equal(kvb_advise(&m, &q, &g, &s, &o, f, KVB_ADVICE_MAX, &n, &e),
                      KVB_OK);
     assert_int_equal(f[0].kind, KVB_FIX_MAX_MODEL_LEN);
-    assert_int_equal(f[0].max_model_len, 1024);
+    assert_int_equal(f[0].max_model_len, 2048);
     o.measured_max_model_len = 900;
     assert_int_equal(kvb_advise(&m, &q, &g, &s, &o, f, KVB_ADVICE_MAX, &n, &e),
                      KVB_OK);

@@ -160,6 +160,13 @@ class Model(CStruct):
         ("sliding_window_pattern", "uint32_t"),
         ("attention_chunk_size", "uint64_t"),
         ("attention_chunk_pattern", "uint32_t"),
+        # hybrid layers (@since 0.2)
+        ("layer_pattern", "char", 256),
+        ("ssm_num_heads", "uint32_t"), ("ssm_head_dim", "uint32_t"),
+        ("ssm_n_groups", "uint32_t"), ("ssm_state_size", "uint32_t"),
+        ("ssm_conv_kernel", "uint32_t"), ("ssm_state_dtype", "int32_t"),
+        ("rope_scaling_type", "int32_t"), ("rope_scaling_factor", "double"),
+        ("original_max_position_embeddings", "uint64_t"),
     )
 
 

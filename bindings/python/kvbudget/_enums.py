@@ -59,6 +59,8 @@ class Arch(enum.IntEnum):
     OPT = 14
     GPT_NEOX = 15
     QWEN2_MOE = 16
+    QWEN3_NEXT = 17
+    NEMOTRON_H = 18
 
 
 class Dtype(enum.IntEnum):
@@ -88,6 +90,7 @@ class ModelFlag(enum.IntFlag):
     FUSED_QKV = 1 << 11
     FUSED_GATE_UP = 1 << 12
     SHARED_EXPERT_GATE = 1 << 13
+    ATTN_GATE = 1 << 14
 
 
 class QuantMethod(enum.IntEnum):
@@ -156,6 +159,11 @@ class TensorRole(enum.IntEnum):
     SINKS = 25
     ROUTER_BIAS = 26
     SHARED_EXPERT_GATE = 27
+    SSM_IN = 28
+    SSM_IN_BA = 29
+    SSM_CONV = 30
+    SSM_HEAD = 31
+    SSM_OUT = 32
 
 
 class Storage(enum.IntEnum):

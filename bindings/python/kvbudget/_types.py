@@ -193,7 +193,8 @@ class Model(_CMirror):
 
     _c_struct_ = _capi.Model
     _c_prefix_ = "model"
-    _enums_ = {"arch": Arch, "dtype": Dtype, "flags": ModelFlag}
+    _enums_ = {"arch": Arch, "dtype": Dtype, "flags": ModelFlag,
+               "ssm_state_dtype": Dtype}
 
     name: str = ""
     arch: Arch = Arch.GENERIC
@@ -225,6 +226,17 @@ class Model(_CMirror):
     sliding_window_pattern: int = 0
     attention_chunk_size: int = 0
     attention_chunk_pattern: int = 0
+    # hybrid layers (@since 0.2)
+    layer_pattern: str = ""
+    ssm_num_heads: int = 0
+    ssm_head_dim: int = 0
+    ssm_n_groups: int = 0
+    ssm_state_size: int = 0
+    ssm_conv_kernel: int = 0
+    ssm_state_dtype: Dtype = Dtype.AUTO
+    rope_scaling_type: int = 0
+    rope_scaling_factor: float = 0.0
+    original_max_position_embeddings: int = 0
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,120 @@
+/*
+ * test_hybrid.c -- hybrid layer patterns: weights of every layer kind, KV
+ * only for attention layers, and the recurrent state per request, each
+ * worked out here by hand from the config.json fields (SOURCES.md).
+ */
+#include "testing.h"
+
+#include "internal.h"
+
+/* Qwen3-Next-80B-A3B (config: hidden 2048, 48 layers, full attention every
+ * 4th; Gated DeltaNet with 16 key heads x 128, 32 value heads x 128, conv
+ * 4; attention 16 heads, 2 KV heads, head_dim 256, output gate; 512
+ * experts of 512 + one shared expert of 512 with a sigmoid gate; vocab
+ * 151936, untied).  The HF module shapes: in_proj_qkvz 2048 -> 12288,
+ * in_proj_ba 2048 -> 64, conv1d 8192 x 4, q_proj 2048 -> 8192. */
+static void test_hybrid_qwen3_next_params_by_hand(void **state)
+{
+    (void)state;
+    const uint64_t H = 2048, V = 151936;
+    uint64_t gdn = 12288 * H + 64 * H + 8192 * 4 + 32 + 32 + 128 + H * 4096;
+    uint64_t attn = 8192 * H + 512 * H + 512 * H + H * 4096 + 256 + 256;
+    uint64_t moe = 512 * H + 512 * 3 * 512 * H + 3 * 512 * H + H;
+    uint64_t want = 2 * V * H + 36 * gdn + 12 * attn + 48 * (2 * H + moe) + H;
+    assert_int_equal(want, 79674391296ull); /* the model card: "80B" */
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    uint64_t total = 0;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(kvb_model_param_count(&m, &total, NULL, &e), KVB_OK);
+    assert_int_equal(total, want);
+}
+
+/* Nemotron-3-Nano-30B-A3B (hidden 2688; pattern of 23 Mamba2, 23 MoE, 6
+ * attention blocks; Mamba2 64 heads x 64, 8 groups, state 128, conv 4
+ * with bias; attention 32 heads, 2 KV heads x 128; 128 relu2 experts of
+ * 1856 + a shared one of 3712, router with e_score_correction_bias; vocab
+ * 131072, untied).  in_proj: 4096 (z) + 6144 (x, B, C) + 64 (dt). */
+static void test_hybrid_nemotron3_params_by_hand(void **state)
+{
+    (void)state;
+    const uint64_t H = 2688, V = 131072;
+    uint64_t mamba = H + 10304 * H + 6144 * 4 + 6144 + 3 * 64 + 4096 + H * 4096;
+    uint64_t moe = H + 128 * H + 128 + 128 * 2 * 1856 * H + 2 * 3712 * H;
+    uint64_t attn = H + 4096 * H + 256 * H + 256 * H + H * 4096;
+    uint64_t want = 2 * V * H + 23 * mamba + 23 * moe + 6 * attn + H;
+    assert_int_equal(want, 31577940288ull); /* NVIDIA: "31.6B total" */
+    kvb_model m = preset_model("Nemotron-3-Nano-30B-A3B");
+    uint64_t total = 0;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(kvb_model_param_count(&m, &total, NULL, &e), KVB_OK);
+    assert_int_equal(total, want);
+}
+
+/* KV only for attention layers: Qwen3-Next 12 x 2 (K, V) x 2 heads x 256
+ * x 2 B = 24576 B per token; Nemotron-3 6 x 2 x 2 x 128 x 2 B = 6144.
+ * Under PP 2 Qwen3-Next's stages hold 6 attention layers each. */
+static void test_hybrid_kv_only_attention(void **state)
+{
+    (void)state;
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_error e = KVB_ERROR_INIT;
+    uint64_t whole = 0, per_gpu = 0;
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    assert_int_equal(kvb_kv_bytes_per_token(&m, &q, 1, 2, &whole, &per_gpu, &e),
+                     KVB_OK);
+    assert_int_equal(whole, 24576);
+    assert_int_equal(per_gpu, 12288);
+    m = preset_model("Nemotron-3-Nano-30B-A3B");
+    assert_int_equal(kvb_kv_bytes_per_token(&m, &q, 1, 1, &whole, &per_gpu, &e),
+                     KVB_OK);
+    assert_int_equal(whole, 6144);
+}
+
+/* vLLM's gated_delta_net_state_shape / mamba2_state_shape, by hand.
+ * Qwen3-Next (bf16): conv (2 x 2048 + 4096) x 3 x 2 = 49152 B, temporal
+ * 32 x 128 x 128 x 2 = 1048576 B, in 36 layers: 39518208 B per request.
+ * Nemotron-3 (conv bf16, mamba_ssm_cache_dtype float32): conv
+ * (4096 + 2 x 8 x 128) x 3 x 2 = 36864, temporal 64 x 64 x 128 x 4 =
+ * 2097152, in 23 layers: 49082368 B.  At TP 2 both halve. */
+static void test_hybrid_state_per_request(void **state)
+{
+    (void)state;
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    uint64_t conv = 0, ssm = 0;
+    kvb__state_bytes(&m, &q, 1, &conv, &ssm);
+    assert_int_equal(conv, 49152);
+    assert_int_equal(ssm, 1048576);
+    assert_int_equal(kvb__state_bytes_per_request(&m, &q, 1, 0, 48), 39518208);
+    assert_int_equal(kvb__state_bytes_per_request(&m, &q, 2, 0, 48),
+                     39518208 / 2);
+    m = preset_model("Nemotron-3-Nano-30B-A3B");
+    kvb__state_bytes(&m, &q, 1, &conv, &ssm);
+    assert_int_equal(conv, 36864);
+    assert_int_equal(ssm, 2097152);
+    assert_int_equal(kvb__state_bytes_per_request(&m, &q, 1, 0, 52), 49082368);
+}
+
+/* A pattern that does not match the layers is refused, as is planning a
+ * recurrent hybrid (the engines' state pools are not modelled yet). */
+static void test_hybrid_refusals(void **state)
+{
+    (void)state;
+    kvb_error e = KVB_ERROR_INIT;
+    kvb_model m = preset_model("Nemotron-3-Nano-30B-A3B");
+    m.layer_pattern[3] = 'X';
+    assert_int_equal(kvb_model_validate(&m, &e), KVB_EINVAL);
+    assert_string_equal(e.field, "model.layer_pattern");
+    m = preset_model("Nemotron-3-Nano-30B-A3B");
+    m.layer_pattern[51] = 0;
+    assert_int_equal(kvb_model_validate(&m, &e), KVB_EINVAL);
+    m = preset_model("Qwen3-Next-80B-A3B");
+    m.ssm_n_groups = 0;
+    assert_int_equal(kvb_model_validate(&m, &e), KVB_EINVAL);
+}
+
+KVB_TESTS(cmocka_unit_test(test_hybrid_qwen3_next_params_by_hand),
+          cmocka_unit_test(test_hybrid_nemotron3_params_by_hand),
+          cmocka_unit_test(test_hybrid_kv_only_attention),
+          cmocka_unit_test(test_hybrid_state_per_request),
+          cmocka_unit_test(test_hybrid_refusals));

@@ -826,6 +826,15 @@ kvb_status kvb_serving_engine_set(kvb_serving *serving, const char *spec,
 KVB_API
 const char *kvb_engine_name(int engine);
 
+/**
+ * Whether this build plans for an engine: 1 when kvb_plan_compute() models
+ * it, 0 for a kvb_engine value it does not (yet) model or an unknown one.
+ * Iterate 0 .. while kvb_engine_name() is not NULL to list them.
+ * @since 0.2
+ */
+KVB_API
+int kvb_engine_available(int engine);
+
 /** Accounting name ("vllm-v1-0.21"); NULL if unknown. @since 0.1 */
 KVB_API
 const char *kvb_accounting_name(int accounting);
@@ -1051,6 +1060,29 @@ KVB_API KVB_NODISCARD
 kvb_status kvb_plan_engine_error(const kvb_plan *plan, char *buf, size_t cap,
                                  size_t *needed, kvb_error *err);
 
+/**
+ * Hints for a plan, one per line ('\n'-terminated), each re-planned where
+ * it names a figure: GPUs that sit idle (gpu.count above TP x PP x DP,
+ * with what tensor parallelism over them holds), a max_model_len left at
+ * the model's maximum (and the concurrency at 8192 tokens), a utilization
+ * that leaves under 256 MiB outside the budget next to the CUDA context,
+ * and a format the GPU's compute capability cannot run (bfloat16 below
+ * 8.0, FP8 weights below 8.0 or without FP8 compute below 8.9, AWQ/GPTQ
+ * below 7.5, MXFP4 and an FP8 KV cache below 8.0).  "" when none applies.
+ * @param[in]  model, quant, gpu, serving, plan  the inputs and their plan
+ *             (quant and serving may be NULL).
+ * @param[out] buf, cap  destination; always NUL-terminated when cap > 0.
+ * @param[out] needed    bytes needed including the NUL; may be NULL.
+ * @return KVB_OK, KVB_EBUFSIZE (truncated), KVB_EINVAL or KVB_EABI;
+ *         details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_plan_hints(const kvb_model *model, const kvb_quant *quant,
+                          const kvb_gpu *gpu, const kvb_serving *serving,
+                          const kvb_plan *plan, char *buf, size_t cap,
+                          size_t *needed, kvb_error *err);
+
 /* ---------------------------------------------------------------------- */
 /* Presets                                                                */
 /* ---------------------------------------------------------------------- */
@@ -1171,6 +1203,43 @@ kvb_status kvb_preset_instance_get(size_t index, kvb_instance *inst,
 KVB_API KVB_NODISCARD
 kvb_status kvb_preset_instance_find(const char *name, kvb_instance *inst,
                                     kvb_error *err);
+/*
+ * Quantized checkpoints that exist (official and widely used AWQ, GPTQ
+ * and FP8 repositories on Hugging Face), per model preset and weight
+ * format, each with its source.  Remedies that change the weight format
+ * name one (kvb_fix.checkpoint), since AWQ and GPTQ cannot be made on the
+ * fly from the base repository.
+ */
+
+/** Number of checkpoint rows. @since 0.2 */
+KVB_API
+size_t kvb_preset_checkpoint_count(void);
+/** Hugging Face repository of row `index` ("Qwen/Qwen2.5-72B-Instruct-AWQ");
+ * static; NULL past the end. @since 0.2 */
+KVB_API
+const char *kvb_preset_checkpoint_name(size_t index);
+/** Source citation of row `index`; NULL past the end. @since 0.2 */
+KVB_API
+const char *kvb_preset_checkpoint_source(size_t index);
+/** Model preset of row `index`; NULL past the end. @since 0.2 */
+KVB_API
+const char *kvb_preset_checkpoint_model(size_t index);
+/** kvb_quant_method of row `index`; -1 past the end. @since 0.2 */
+KVB_API
+int32_t kvb_preset_checkpoint_method(size_t index);
+/**
+ * Find the checkpoint of a model preset in a weight format.
+ * @param[in]  model   a model preset name (case-insensitive).
+ * @param[in]  method  a kvb_quant_method.
+ * @param[out] index   the row, for the name and source functions.
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_ENOTFOUND (none known: the
+ *         operator quantizes the model); details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_preset_checkpoint_find(const char *model, int32_t method,
+                                      size_t *index, kvb_error *err);
+
 /**
  * The GPU of an instance, with count set to its GPU count.
  * @return KVB_OK or KVB_ENOTFOUND (its GPU is not a preset).  @since 0.1
@@ -1187,8 +1256,9 @@ kvb_status kvb_instance_gpu(const kvb_instance *inst, kvb_gpu *gpu,
  * When a plan does not fit (or holds fewer requests than wanted),
  * kvb_advise() lists the changes an operator tries, in the order they are
  * tried: lower max_model_len, change gpu_memory_utilization, enforce
- * eager mode, an FP8 KV cache, a smaller weight format, tensor
- * parallelism over more GPUs, a bigger cloud instance.  Every candidate is
+ * eager mode, an FP8 KV cache, those changes combined on the GPUs at hand,
+ * a smaller weight format, tensor parallelism over more GPUs, a bigger
+ * cloud instance.  Every candidate is
  * re-planned with kvb_plan_compute(), so each kvb_fix carries its
  * predicted outcome, and kvb_fix_render() turns it into the engine's
  * flags, a Kubernetes container `args:` block or a Karpenter NodePool
@@ -1207,7 +1277,9 @@ kvb_status kvb_instance_gpu(const kvb_instance *inst, kvb_gpu *gpu,
     XX(QUANTIZE, 4, "quantization", "a smaller weight format")                 \
     XX(TENSOR_PARALLEL, 5, "tensor_parallel",                                  \
        "split the model over more GPUs (--tensor-parallel-size)")              \
-    XX(INSTANCE, 6, "instance", "a bigger cloud instance")
+    XX(INSTANCE, 6, "instance", "a bigger cloud instance")                     \
+    XX(COMBINED, 7, "combined",                                                \
+       "several changes together on the hardware at hand (@since 0.2)")
 
 /** What a fix changes (kvb_fix.kind). */
 typedef enum kvb_fix_kind {
@@ -1248,6 +1320,15 @@ typedef struct kvb_advice_options {
                                  without an instance; 8; 1..1024 */
     double min_utilization;   /* floor when lowering utilization; 0.5 */
     double max_utilization;   /* ceiling when raising it; 0.95 */
+    /* ---- @since 0.2 ---- */
+    double max_price_per_hour; /* instance search: only instances at or
+                                  below this USD price; 0: no limit */
+    uint64_t measured_max_model_len; /* the engine's own estimate of the
+                                  largest max_model_len on these inputs (a
+                                  log's); 0: none.  Remedies that keep the
+                                  GPUs, parallelism and formats propose at
+                                  most this plus what their extra KV memory
+                                  holds */
 } kvb_advice_options;
 
 /**
@@ -1301,7 +1382,51 @@ typedef struct kvb_fix {
     char note[192];                  /* why, the trade-off, or why not */
     int32_t engine;                  /* kvb_engine whose flags render it
                                         (@since 0.2) */
+    /* ---- @since 0.2 ---- */
+    char checkpoint[128];            /* the quantized checkpoint to serve
+                                        (a Hugging Face repository from
+                                        kvb_preset_checkpoint_find), or "":
+                                        the model's own (or quantized on the
+                                        fly, or none is known: note says
+                                        which tool makes one) */
+    uint32_t changes;                /* KVB_FIX_CHANGE_* bits: what
+                                        differs from the inputs */
+    uint32_t gives_up;               /* KVB_FIX_COST_* bits: what it costs */
+    uint32_t pareto;                 /* 1: no other fitting fix is at
+                                        least as good on every cost and
+                                        better on one (kvb_advise) */
+    double price_per_gpu_hour;       /* USD per GPU per hour: the
+                                        instance's, else the cheapest
+                                        instance with this GPU; 0 unknown */
+    double usd_per_million_tokens;   /* USD per million generated tokens
+                                        at the wanted concurrency, from the
+                                        price and the decode roofline (each
+                                        step reads the weights and the
+                                        batch's KV cache, half of
+                                        max_model_len per request, at the
+                                        GPU's memory bandwidth): a lower
+                                        bound; 0 unknown */
 } kvb_fix;
+
+/* ---- What a fix changes (kvb_fix.changes), @since 0.2 ---- */
+#define KVB_FIX_CHANGE_MAX_MODEL_LEN (1u << 0) /* --max-model-len */
+#define KVB_FIX_CHANGE_UTILIZATION (1u << 1)   /* utilization */
+#define KVB_FIX_CHANGE_EAGER (1u << 2)         /* --enforce-eager */
+#define KVB_FIX_CHANGE_KV_DTYPE (1u << 3)      /* KV-cache dtype */
+#define KVB_FIX_CHANGE_QUANT (1u << 4)         /* weight format */
+#define KVB_FIX_CHANGE_PARALLEL (1u << 5)      /* TP or PP */
+#define KVB_FIX_CHANGE_GPUS (1u << 6)          /* GPU model or count */
+#define KVB_FIX_CHANGE_INSTANCE (1u << 7)      /* cloud instance */
+
+/* ---- What a fix gives up (kvb_fix.gives_up), @since 0.2 ---- */
+#define KVB_FIX_COST_CONTEXT (1u << 0)     /* a shorter max_model_len */
+#define KVB_FIX_COST_CONCURRENCY (1u << 1) /* fewer requests than wanted
+                                              at once */
+#define KVB_FIX_COST_SPEED (1u << 2)       /* slower: eager mode (no CUDA
+                                              graphs) */
+#define KVB_FIX_COST_QUALITY (1u << 3)     /* lower precision: weights or
+                                              KV cache */
+#define KVB_FIX_COST_MONEY (1u << 4)       /* more or dearer GPUs */
 
 /**
  * Fill a fix with zeros and set struct_size.  KVB_FIX_INIT(f) passes
@@ -1326,19 +1451,41 @@ kvb_status kvb_fix_init(kvb_fix *fix, size_t struct_size);
  *     (always listed when a direction applies);
  *  3. KVB_FIX_ENFORCE_EAGER (always listed unless already eager);
  *  4. KVB_FIX_KV_CACHE_FP8 (listed only when it makes the plan fit);
- *  5. KVB_FIX_QUANTIZE: formats with fewer weight bytes than the current
+ *  5. KVB_FIX_COMBINED (@since 0.2): changes combined on the GPUs at
+ *     hand (FP8 or AWQ weights where the GPU runs them, tensor
+ *     parallelism over the GPUs present, utilization up to
+ *     max_utilization then lowered to the least that fits, eager, an FP8
+ *     KV cache, and the longest friendly max_model_len that fits when the
+ *     full one does not); only minimal combinations (none whose changes,
+ *     apart from the length, include another fitting fix's with at least
+ *     its context); the same weights first, then the full context, then
+ *     fewer costs (speed before quality); at most 5, at most 3 of them
+ *     keeping the weights when others fit;
+ *  6. KVB_FIX_QUANTIZE: formats with fewer weight bytes than the current
  *     one, least aggressive first, each with kvb_quant_method_note() as
- *     its quality note; the ones that fit, or else the smallest one;
- *  6. KVB_FIX_TENSOR_PARALLEL: the smallest tensor-parallel size that
+ *     its quality note and where its weights come from (a published
+ *     checkpoint, kvb_fix.checkpoint, or the tool that makes one); the
+ *     ones that fit, or else the smallest one;
+ *  7. KVB_FIX_TENSOR_PARALLEL: the smallest tensor-parallel size that
  *     fits on the GPUs given, or, without an instance, on more GPUs of
  *     the same kind (up to max_gpus);
- *  7. KVB_FIX_INSTANCE: the cheapest instance presets that fit, each with
+ *  8. KVB_FIX_INSTANCE: the cheapest instance of the same family as
+ *     options.instance (the same GPU on the same cloud; title ends in
+ *     "(same family)"), then the max_instances cheapest others, on
+ *     options.cloud and at or under options.max_price_per_hour, each with
  *     the largest tensor-parallel size (its GPU count, then smaller powers
  *     of two) that fits; unknown prices sort last.
+ * Every fix then gets changes, gives_up, price_per_gpu_hour, checkpoint
+ * and pareto (1: it fits and no other fitting fix is at least as good on
+ * context, concurrency, speed, quality and $/hour, and better on one).
+ * With options.measured_max_model_len, fixes on the same GPUs, split and
+ * weight format propose no more than it, rescaled by the KV memory they
+ * add and the bytes per token they save.
  * A plan that already fits gets no fixes.  Changing TP, PP or the GPU
  * resets the measured overrides of serving (cuda_context, non_torch,
- * activation, cudagraph bytes) to KVB_AUTO_BYTES; changing the
- * quantization resets serving.weights_bytes to 0.
+ * activation, cudagraph bytes) to KVB_AUTO_BYTES and
+ * loaded_weights_bytes to 0; changing the quantization resets
+ * serving.weights_bytes and loaded_weights_bytes to 0.
  * @param[in]  model, quant, gpu, serving  the inputs, as for
  *             kvb_plan_compute() (quant and serving may be NULL).
  * @param[in]  options  NULL for the defaults.
@@ -1362,6 +1509,23 @@ kvb_status kvb_advise(const kvb_model *model, const kvb_quant *quant,
                       size_t cap, size_t *count, kvb_error *err);
 
 /**
+ * USD per million generated tokens of a fitting fix at `concurrency`
+ * requests at once (capped at what its KV cache holds): the hourly price
+ * (fix.price_per_hour for an instance, else fix.price_per_gpu_hour x
+ * fix.gpu_count) over the decode roofline, where each step reads the
+ * weights and the batch's KV cache (half of max_model_len per request) at
+ * the GPU preset's memory bandwidth.  A lower bound on the real cost; the
+ * same figure kvb_advise() writes to fix.usd_per_million_tokens.
+ * @param[out] usd  0 when the fix does not fit, or its price or its GPU's
+ *                  bandwidth is unknown.
+ * @return KVB_OK, KVB_EINVAL (NULL) or KVB_EABI; details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_fix_cost(const kvb_fix *fix, uint32_t concurrency, double *usd,
+                        kvb_error *err);
+
+/**
  * Apply a fix to inputs: set the quantization method and KV-cache dtype,
  * the GPU (name, total, count, compute capability, SMs; free_bytes is
  * reset to 0 when the GPU model changes) and the serving settings
@@ -1380,7 +1544,10 @@ kvb_status kvb_fix_apply(const kvb_fix *fix, kvb_quant *quant, kvb_gpu *gpu,
  * Write a fix as text: KVB_RENDER_VLLM_ARGS gives one line of
  * `vllm serve` flags (--model, --max-model-len, --gpu-memory-utilization,
  * and --tensor-parallel-size, --pipeline-parallel-size, --enforce-eager,
- * --quantization, --kv-cache-dtype where they apply);
+ * --quantization, --kv-cache-dtype where they apply; an AWQ, GPTQ or FP8
+ * fix serves fix.checkpoint, or the model preset's published checkpoint
+ * when fix.checkpoint is "", or for AWQ/GPTQ a local /models/ directory,
+ * never the base repository with --quantization awq|gptq);
  * KVB_RENDER_K8S_ARGS the same flags as a container `args:` block;
  * KVB_RENDER_KARPENTER a NodePool `requirements:` snippet for an
  * instance: karpenter.k8s.aws/instance-family and instance-size on AWS,

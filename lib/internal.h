@@ -803,6 +803,9 @@ typedef struct kvb__model_row {
 
 /* The Hugging Face repository of a model preset, for vLLM's --model. */
 bool kvb__model_repo(const char *name, char *buf, size_t cap);
+/* The tool that makes a checkpoint of a weight format from the base
+ * weights (presets/checkpoints.c); NULL when none is needed. */
+const char *kvb__quant_tool(int32_t method);
 /* Does `name` match `canonical` or one of the comma-separated aliases? */
 bool kvb__name_matches(const char *name, const char *canonical,
                        const char *aliases);

@@ -23,6 +23,8 @@
  * status ---- */
 int kvb_cli_plan(int argc, char **argv);
 int kvb_cli_fix(int argc, char **argv);
+int kvb_cli_compare(int argc, char **argv);
+int kvb_cli_fit(int argc, char **argv);
 int kvb_cli_explain(int argc, char **argv);
 int kvb_cli_list(int argc, char **argv);
 int kvb_cli_check(int argc, char **argv);
@@ -52,6 +54,8 @@ typedef struct cli_opts {
     const char *gpu;            /* --gpu NAME[:COUNT] */
     const char *instance;       /* --instance */
     const char *engine;         /* --engine vllm@0.11 */
+    const char *cloud;          /* --cloud aws|gcp|azure (fix, fit) */
+    const char *max_price;      /* --max-price USD/hour (fix, fit) */
     const char *manifest;       /* explain --manifest FILE */
     uint64_t gpu_memory;        /* --gpu-memory, bytes */
     uint32_t gpus;              /* --gpus */
@@ -90,6 +94,12 @@ typedef struct cli_inputs {
                               "log" */
     kvb_command command;   /* what the engine's flags or command line said */
     bool have_command;
+    char cloud[16];   /* --cloud: instance remedies only there; "" */
+    double max_price; /* --max-price: USD/hour ceiling; 0 none */
+    uint64_t measured_max_model_len; /* explain: the engine's own estimate
+                                        of the largest max_model_len */
+    double min_utilization;          /* explain on a shared GPU: the floor when
+                                        lowering utilization; 0: the default */
 } cli_inputs;
 
 /* ---- --model (model_source.c): the one place that decides what a
@@ -169,6 +179,10 @@ void cli_print_fixes(FILE *out, const cli_style *st, const cli_inputs *in,
 
 json_t *cli_plan_json(const cli_inputs *in, const kvb_plan *p);
 json_t *cli_fixes_json(const cli_inputs *in, const kvb_fix *fixes, size_t n);
+/* Remedies that keep the format of a model given as a repository serve
+ * that repository (kvb_fix.checkpoint). */
+void cli_fixes_keep_checkpoint(const char *typed, const cli_inputs *in,
+                               kvb_fix *fixes, size_t n);
 /* Print a JSON value (indented) and release it; returns 0 or 2. */
 int cli_json_print(const char *cmd, json_t *value);
 

@@ -7,6 +7,8 @@
 
 #include "cli.h"
 
+#include <math.h>
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -229,6 +231,8 @@ typedef struct replan {
     size_t n;
     uint32_t known;
     bool done;
+    int64_t calibrated; /* bytes the activation peak moved to meet the
+                           log's KV memory; 0: not calibrated */
 } replan;
 
 static int inputs_from_log(const cli_opts *o, const kvb_log_facts *f, replan *r)
@@ -253,7 +257,64 @@ static int inputs_from_log(const cli_opts *o, const kvb_log_facts *f, replan *r)
     else
         snprintf(r->in.gpu_label, sizeof r->in.gpu_label, "%.2f GiB GPU",
                  (double)r->in.gpu.total_bytes / 1073741824.0);
-    return cli_inputs_apply(o, &r->in);
+    int rc = cli_inputs_apply(o, &r->in);
+    /* the engine's own estimate of the largest max_model_len calibrates
+     * remedies on the logged GPU (not on one the flags replaced) */
+    uint64_t logged = f->gpu_total_bytes, planned = r->in.gpu.total_bytes;
+    bool same_gpu =
+        !KVB_LOG_HAS(f, GPU_TOTAL_BYTES) ||
+        (logged <= planned + planned / 100 && planned <= logged + logged / 100);
+    /* a torch OOM on a shared GPU: what other processes held is not free
+     * to the engine when it starts (unless --gpu-free says otherwise) */
+    if (!rc && same_gpu && f->failure == KVB_LOG_CUDA_OOM &&
+        KVB_LOG_HAS(f, OOM_IN_USE_BYTES) && KVB_LOG_HAS(f, OOM_FREE_BYTES) &&
+        KVB_LOG_HAS(f, GPU_TOTAL_BYTES) && !r->in.gpu.free_bytes &&
+        f->oom_in_use_bytes + f->oom_free_bytes < f->gpu_total_bytes) {
+        uint64_t others =
+            f->gpu_total_bytes - f->oom_in_use_bytes - f->oom_free_bytes;
+        if (others >= ((uint64_t)1 << 30) &&
+            others * 10 >= f->gpu_total_bytes) {
+            r->in.gpu.free_bytes = planned > others ? planned - others : 0;
+            r->in.min_utilization = 0.1; /* what is left may be little */
+        }
+    }
+    if (!rc && same_gpu && KVB_LOG_HAS(f, ESTIMATED_MAX_MODEL_LEN))
+        r->in.measured_max_model_len = f->estimated_max_model_len;
+    else if (!rc && same_gpu && KVB_LOG_HAS(f, KV_CACHE_TOKENS) &&
+             f->failure == KVB_LOG_MAX_LEN_EXCEEDS_KV)
+        r->in.measured_max_model_len = f->kv_cache_tokens;
+    return rc;
+}
+
+/* The KV memory the log measured calibrates the plan: where the log gives
+ * it but not the activation peak (vLLM V1 prints only the weights and the
+ * available KV cache), the modelled peak is moved by the difference, so
+ * the plan's KV budget is the log's.  Remedies that keep the GPU and the
+ * split keep this measured budget; those that change TP, the format or the
+ * GPU reset the peak and re-plan from the model (kvb_fix_apply).  True
+ * when the inputs changed and need a new plan. */
+static bool calibrate_kv(const kvb_log_facts *f, cli_inputs *in,
+                         const kvb_plan *p)
+{
+    if (!KVB_LOG_HAS(f, KV_CACHE_BYTES) || KVB_LOG_HAS(f, ACTIVATION_BYTES) ||
+        in->serving.activation_bytes != KVB_AUTO_BYTES ||
+        in->serving.kv_cache_memory_bytes ||
+        (KVB_LOG_HAS(f, GPU_TOTAL_BYTES) &&
+         f->gpu_total_bytes != p->gpu_total_bytes) ||
+        (KVB_LOG_HAS(f, TENSOR_PARALLEL_SIZE) &&
+         f->tensor_parallel_size != p->tensor_parallel_size) ||
+        (KVB_LOG_HAS(f, GPU_MEMORY_UTILIZATION) &&
+         fabs(f->gpu_memory_utilization - p->gpu_memory_utilization) > 1e-9))
+        return false;
+    int64_t plan_kv = p->kv_budget_bytes_per_gpu
+                          ? (int64_t)p->kv_budget_bytes_per_gpu
+                          : -(int64_t)p->kv_shortfall_bytes_per_gpu;
+    int64_t peak =
+        (int64_t)p->activation_bytes_per_gpu + (plan_kv - f->kv_cache_bytes);
+    if (plan_kv == f->kv_cache_bytes || peak < 0)
+        return false;
+    in->serving.activation_bytes = (uint64_t)peak;
+    return true;
 }
 
 static int replan_run(const cli_opts *o, const kvb_log_facts *f, replan *r)
@@ -261,9 +322,17 @@ static int replan_run(const cli_opts *o, const kvb_log_facts *f, replan *r)
     int rc = inputs_from_log(o, f, r);
     if (rc || !r->in.have_model || !r->in.have_gpu)
         return rc;
-    if ((rc = cli_plan("explain", &r->in, &r->plan)) ||
-        (rc = cli_advise("explain", &r->in, r->fixes, KVB_ADVICE_MAX, &r->n)))
+    if ((rc = cli_plan("explain", &r->in, &r->plan)))
         return rc;
+    uint64_t peak = r->plan.activation_bytes_per_gpu;
+    if (calibrate_kv(f, &r->in, &r->plan)) {
+        r->calibrated = (int64_t)r->in.serving.activation_bytes - (int64_t)peak;
+        if ((rc = cli_plan("explain", &r->in, &r->plan)))
+            return rc;
+    }
+    if ((rc = cli_advise("explain", &r->in, r->fixes, KVB_ADVICE_MAX, &r->n)))
+        return rc;
+    cli_fixes_keep_checkpoint(o->model, &r->in, r->fixes, r->n);
     r->done = true;
     return 0;
 }
@@ -330,6 +399,11 @@ static void print_replan(const cli_opts *o, const kvb_log_facts *f,
     cli_print_plan_line(stdout, &st, &r->in, &r->plan);
     cli_print_verdict(stdout, &st, &r->plan);
     print_compare(f, &r->plan);
+    if (r->calibrated)
+        printf("  (calibrated to the log's KV memory: the modelled activation "
+               "peak moved by %+.2f GiB;\n  remedies on this GPU keep that "
+               "budget, those that change TP, format or GPU re-plan)\n",
+               (double)r->calibrated / 1073741824.0);
     if (!r->plan.fits)
         cli_print_fixes(stdout, &st, &r->in, r->fixes, r->n);
 }

@@ -11,11 +11,17 @@ static void fix_help(void)
           "For a plan that does not fit (or holds fewer requests than\n"
           "--concurrency), the remedies in the order to try them: lower\n"
           "--max-model-len, change --gpu-memory-utilization, --enforce-eager,\n"
-          "an FP8 KV cache, a smaller weight format, tensor parallelism, a\n"
-          "bigger instance.  Each is re-planned and shown with its predicted\n"
-          "KV tokens and concurrency, as vLLM flags, a Kubernetes container\n"
-          "args: block and, for instances, a Karpenter NodePool\n"
-          "requirements: snippet.\n\n",
+          "an FP8 KV cache, combined changes on the GPUs at hand (FP8/AWQ\n"
+          "weights, TP over them, utilization, eager, FP8 KV cache, a\n"
+          "shorter context), a\n"
+          "smaller weight format (a published checkpoint, or how to make\n"
+          "one), tensor parallelism, a bigger instance (the same family\n"
+          "first; --cloud aws|gcp|azure and --max-price USD filter them).\n"
+          "Each is re-planned and shown with its predicted KV tokens and\n"
+          "concurrency, what it gives up (context, concurrency, speed,\n"
+          "quality, money) and whether it is on the Pareto front, as engine\n"
+          "flags, a Kubernetes container args: block and, for instances, a\n"
+          "Karpenter NodePool requirements: snippet.\n\n",
           stdout);
     cli_print_input_help(stdout);
     fputs("\nExit status: 0 the plan already fits, 1 it does not (remedies "
@@ -64,8 +70,10 @@ int kvb_cli_fix(int argc, char **argv)
     cli_inputs_init(&in);
     if ((rc = cli_inputs_apply(&o, &in)) ||
         (rc = cli_inputs_require(&o, &in)) || (rc = cli_plan("fix", &in, &p)) ||
-        (rc = cli_advise("fix", &in, fixes, KVB_ADVICE_MAX, &n)) ||
-        (rc = fix_output(&o, &in, &p, fixes, n)))
+        (rc = cli_advise("fix", &in, fixes, KVB_ADVICE_MAX, &n)))
+        return rc;
+    cli_fixes_keep_checkpoint(o.model, &in, fixes, n);
+    if ((rc = fix_output(&o, &in, &p, fixes, n)))
         return rc;
     return p.fits ? CLI_EXIT_FITS : CLI_EXIT_NOFIT;
 }

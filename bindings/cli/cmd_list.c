@@ -1,5 +1,6 @@
 /*
- * cmd_list.c -- `kvbudget list models|gpus|instances|quants`: the presets
+ * cmd_list.c -- `kvbudget list models|gpus|instances|quants|checkpoints`:
+ * the presets
  * with their key figures and sources.
  */
 #include "cli.h"
@@ -10,7 +11,8 @@
 
 static void list_help(void)
 {
-    fputs("usage: kvbudget list models|gpus|instances|quants [--json]\n\n"
+    fputs("usage: kvbudget list models|gpus|instances|quants|checkpoints "
+          "[--json]\n\n"
           "The built-in presets with their key figures and the source each\n"
           "row was taken from (shown in full with --json).\n\n"
           "Exit status: 0, or 2 for a usage error.\n",
@@ -141,6 +143,34 @@ static double bits_per_param(int32_t method, const kvb_model *ref)
     return 8.0 * (double)w.bytes / (double)w.param_count;
 }
 
+/* Published quantized checkpoints (presets/checkpoints.c), which fix
+ * and fit name instead of a base repository with --quantization. */
+static json_t *checkpoints(bool json)
+{
+    json_t *a = json ? json_array() : NULL;
+    if (!json)
+        printf("%-24s %-7s %-56s %s\n", "model", "format", "checkpoint",
+               "source");
+    for (size_t i = 0; i < kvb_preset_checkpoint_count(); i++) {
+        const char *method =
+            kvb_quant_method_name(kvb_preset_checkpoint_method(i));
+        if (json) {
+            json_array_append_new(
+                a, json_pack("{s:s, s:s, s:s, s:s}", "model",
+                             kvb_preset_checkpoint_model(i), "quant",
+                             method ? method : "?", "checkpoint",
+                             kvb_preset_checkpoint_name(i), "source",
+                             kvb_preset_checkpoint_source(i)));
+            continue;
+        }
+        char src[40];
+        clip(kvb_preset_checkpoint_source(i), src, sizeof src);
+        printf("%-24s %-7s %-56s %s\n", kvb_preset_checkpoint_model(i),
+               method ? method : "?", kvb_preset_checkpoint_name(i), src);
+    }
+    return a;
+}
+
 static json_t *quants(bool json)
 {
     static const char ref_name[] = "Llama-3.1-8B";
@@ -193,6 +223,8 @@ int kvb_cli_list(int argc, char **argv)
         return 0;
     }
     json_t *(*fn)(bool) = NULL;
+    if (what && !strcmp(what, "checkpoints"))
+        fn = checkpoints;
     if (what && !strcmp(what, "models"))
         fn = models;
     else if (what && !strcmp(what, "gpus"))
@@ -202,7 +234,9 @@ int kvb_cli_list(int argc, char **argv)
     else if (what && !strcmp(what, "quants"))
         fn = quants;
     if (!fn) {
-        cli_error("list", "%s%s%s; allowed: models, gpus, instances, quants",
+        cli_error("list",
+                  "%s%s%s; allowed: models, gpus, instances, quants, "
+                  "checkpoints",
                   what ? "unknown list (" : "what to list is missing",
                   what ? what : "", what ? ")" : "");
         return CLI_EXIT_USAGE;

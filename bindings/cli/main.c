@@ -24,7 +24,12 @@ static const command commands[] = {
     {"check", kvb_cli_check,
      "Kubernetes manifests: which serving pods will crash-loop, and the "
      "patch"},
-    {"list", kvb_cli_list, "presets: models, gpus, instances, quants"},
+    {"compare", kvb_cli_compare,
+     "the same plan on every engine kvbudget models, side by side"},
+    {"fit", kvb_cli_fit,
+     "the cheapest instances, engines and formats that serve a goal"},
+    {"list", kvb_cli_list,
+     "presets: models, gpus, instances, quants, checkpoints"},
     {"probe", kvb_cli_probe, "measure this machine's GPUs (CUDA builds)"},
     {"validate", kvb_cli_validate,
      "check a plan against real allocations "
@@ -80,9 +85,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(commands[i].name, cmd))
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr,
-            "kvbudget: unknown command %s; allowed: plan, fix, "
-            "explain, check, list, probe, validate (see kvbudget --help)\n",
-            cmd);
+    fprintf(
+        stderr,
+        "kvbudget: unknown command %s; allowed: plan, fix, explain, "
+        "compare, fit, check, list, probe, validate (see kvbudget --help)\n",
+        cmd);
     return CLI_EXIT_USAGE;
 }

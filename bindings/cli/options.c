@@ -72,6 +72,8 @@ static const flag flags[] = {
     OPT("--gpu", NULL, gpu),
     OPT("--instance", NULL, instance),
     OPT("--engine", NULL, engine),
+    OPT("--cloud", NULL, cloud),
+    OPT("--max-price", NULL, max_price),
     OPT("--manifest", NULL, manifest),
     {"--gpu-memory", NULL, K_GPU_MEM, 0, 0, -1, "gpu.total_bytes"},
     {"--gpus", NULL, K_GPUS, 0, 0, -1, "gpu.count"},
@@ -104,7 +106,7 @@ static const flag flags[] = {
     {"--gpu-memory-utilization", NULL, K_SERV_D,
      offsetof(kvb_serving, gpu_memory_utilization), sizeof(double), 0,
      "serving.gpu_memory_utilization"},
-    SU("--max-model-len", NULL, max_model_len, 1),
+    SU("--max-model-len", "--context", max_model_len, 1),
     SU("--tensor-parallel-size", "-tp", tensor_parallel_size, 2),
     SU("--pipeline-parallel-size", "-pp", pipeline_parallel_size, 3),
     SU("--block-size", NULL, block_size, 4),
@@ -618,8 +620,43 @@ static int apply_gpu_name(const cli_opts *o, cli_inputs *in)
     return 0;
 }
 
+/* --cloud and --max-price: limits of the instance remedies. */
+static int apply_market(const cli_opts *o, cli_inputs *in)
+{
+    if (o->cloud) {
+        static const char *const clouds[] = {"aws", "gcp", "azure"};
+        size_t i = 0;
+        while (i < 3 && strcmp(o->cloud, clouds[i]) != 0)
+            i++;
+        if (i == 3) {
+            cli_error(o->cmd,
+                      "--cloud (%s) is not a cloud; allowed: aws, "
+                      "gcp, azure",
+                      o->cloud);
+            return CLI_EXIT_USAGE;
+        }
+        snprintf(in->cloud, sizeof in->cloud, "%s", o->cloud);
+    }
+    if (o->max_price) {
+        char *end = NULL;
+        const char *p = o->max_price + (o->max_price[0] == '$');
+        double v = strtod(p, &end);
+        if (end == p || *end || !(v > 0.0 && v < 1e6)) {
+            cli_error(o->cmd,
+                      "--max-price (%s) is not a price; allowed: "
+                      "USD per hour above 0, e.g. 12.5",
+                      o->max_price);
+            return CLI_EXIT_USAGE;
+        }
+        in->max_price = v;
+    }
+    return 0;
+}
+
 static int apply_gpu(const cli_opts *o, cli_inputs *in)
 {
+    if (apply_market(o, in))
+        return CLI_EXIT_USAGE;
     int given = !!o->gpu + !!o->instance + o->gpu_memory_set;
     if (given > 1) {
         cli_error(o->cmd, "--gpu, --gpu-memory and --instance are "

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define GIB(b) ((double)(b) / 1073741824.0)
@@ -117,10 +118,34 @@ int cli_advise(const char *cmd, const cli_inputs *in, kvb_fix *fixes,
     if (KVB_ADVICE_OPTIONS_INIT(&o) || KVB_FIX_INIT(&fixes[0]))
         return CLI_EXIT_USAGE;
     snprintf(o.instance, sizeof o.instance, "%s", in->instance);
+    snprintf(o.cloud, sizeof o.cloud, "%s", in->cloud);
+    o.max_price_per_hour = in->max_price;
+    o.measured_max_model_len = in->measured_max_model_len;
+    if (in->min_utilization > 0)
+        o.min_utilization = in->min_utilization;
     if (kvb_advise(&in->model, &in->quant, &in->gpu, &in->serving, &o, fixes,
                    cap, n, &e))
         return cli_lib_error(cmd, &e);
     return 0;
+}
+
+/* A quantized model given as a repository ("org/name", not a path): the
+ * remedies that keep its format serve that repository, not the table's
+ * checkpoint of the preset. */
+void cli_fixes_keep_checkpoint(const char *typed, const cli_inputs *in,
+                               kvb_fix *fixes, size_t n)
+{
+    if (!typed || !strchr(typed, '/') || typed[0] == '/' || typed[0] == '.' ||
+        strstr(typed, "://") || in->quant.method == KVB_QUANT_AUTO ||
+        strlen(typed) >= sizeof fixes[0].checkpoint)
+        return;
+    struct stat sb;
+    if (stat(typed, &sb) == 0)
+        return; /* a local file or directory */
+    for (size_t i = 0; i < n; i++)
+        if (fixes[i].quant_method == in->quant.method)
+            snprintf(fixes[i].checkpoint, sizeof fixes[i].checkpoint, "%s",
+                     typed);
 }
 
 /* ---- names ---- */
@@ -467,6 +492,69 @@ static void print_missing(FILE *out, const cli_style *st, const cli_inputs *in,
                 in->instance, st->reset);
 }
 
+/* ---- what each remedy gives up ---- */
+
+static const struct {
+    uint32_t bit;
+    const char *word;
+} cost_words[] = {
+    {KVB_FIX_COST_CONTEXT, "context"},
+    {KVB_FIX_COST_CONCURRENCY, "concurrency"},
+    {KVB_FIX_COST_SPEED, "speed"},
+    {KVB_FIX_COST_QUALITY, "quality"},
+    {KVB_FIX_COST_MONEY, "money"},
+};
+
+static void print_gives_up(FILE *out, const cli_inputs *in, const kvb_fix *f)
+{
+    if (!f->fits)
+        return;
+    fputs("       gives up:", out);
+    const char *sep = " ";
+    for (size_t i = 0; i < sizeof cost_words / sizeof cost_words[0]; i++) {
+        if (!(f->gives_up & cost_words[i].bit))
+            continue;
+        fprintf(out, "%s%s", sep, cost_words[i].word);
+        if (cost_words[i].bit == KVB_FIX_COST_CONTEXT)
+            fprintf(out, " (%llu tokens)",
+                    (unsigned long long)f->max_model_len);
+        else if (cost_words[i].bit == KVB_FIX_COST_SPEED)
+            fputs(" (no CUDA graphs)", out);
+        else if (cost_words[i].bit == KVB_FIX_COST_QUALITY)
+            fputs(" (lower precision)", out);
+        sep = ", ";
+    }
+    if (!f->gives_up)
+        fputs(" nothing", out);
+    if (f->instance[0] && f->price_per_hour > 0)
+        fprintf(out, "; $%.2f/hour", f->price_per_hour);
+    else if (f->price_per_gpu_hour > 0) /* GPUs x the cheapest per GPU */
+        fprintf(out, "; ~$%.2f/hour", f->price_per_gpu_hour * f->gpu_count);
+    if (f->usd_per_million_tokens > 0)
+        fprintf(out, ", from $%.2f per 1M tokens", f->usd_per_million_tokens);
+    fputs(f->pareto ? "; Pareto-optimal\n" : "\n", out);
+    (void)in;
+}
+
+/* The fitting remedies no other beats on every cost. */
+static void print_front(FILE *out, const kvb_fix *fixes, size_t n)
+{
+    int shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!fixes[i].pareto)
+            continue;
+        fprintf(out, "%s%zu",
+                shown ? ", "
+                      : "\nPareto front (none beats these on "
+                        "context, concurrency, speed, "
+                        "quality and $/hour at once): ",
+                i + 1);
+        shown++;
+    }
+    if (shown)
+        fputs("\n", out);
+}
+
 void cli_print_fixes(FILE *out, const cli_style *st, const cli_inputs *in,
                      const kvb_fix *fixes, size_t n)
 {
@@ -476,18 +564,21 @@ void cli_print_fixes(FILE *out, const cli_style *st, const cli_inputs *in,
     bool quant_said = false;
     for (size_t i = 0; i < n; i++) {
         const kvb_fix *f = &fixes[i];
-        if (!quant_said && f->kind > KVB_FIX_QUANTIZE) {
+        if (!quant_said && f->kind > KVB_FIX_QUANTIZE &&
+            f->kind != KVB_FIX_COMBINED) {
             print_missing(out, st, in, fixes, n, KVB_FIX_QUANTIZE);
             quant_said = true;
         }
         fprintf(out, "  %zu. %s%-6s%s %s\n       %s\n", i + 1,
                 f->fits ? st->green : st->red, f->fits ? "[fits]" : "[no]",
                 st->reset, f->title, f->note);
+        print_gives_up(out, in, f);
         print_renders(out, in, f, (int)i + 1, &seen);
     }
     if (!quant_said)
         print_missing(out, st, in, fixes, n, KVB_FIX_QUANTIZE);
     print_missing(out, st, in, fixes, n, KVB_FIX_INSTANCE);
+    print_front(out, fixes, n);
 }
 
 /* ---- JSON ---- */
@@ -699,6 +790,20 @@ static json_t *fix_json(const cli_inputs *in, const kvb_fix *f)
     set(o, "karpenter",
         f->kind == KVB_FIX_INSTANCE ? render_json(in, f, KVB_RENDER_KARPENTER)
                                     : json_null());
+    /* @since 0.2 (added keys; the ones above keep their meaning) */
+    set(o, "checkpoint", jstr_or_null(f->checkpoint));
+    json_t *gives = json_array();
+    for (size_t i = 0; i < sizeof cost_words / sizeof cost_words[0]; i++)
+        if (f->gives_up & cost_words[i].bit)
+            json_array_append_new(gives, json_string(cost_words[i].word));
+    set(o, "gives_up", gives);
+    set(o, "pareto", json_boolean(f->pareto));
+    set(o, "usd_per_million_tokens",
+        f->usd_per_million_tokens > 0 ? json_real(f->usd_per_million_tokens)
+                                      : json_null());
+    set(o, "price_per_gpu_hour",
+        f->price_per_gpu_hour > 0 ? json_real(f->price_per_gpu_hour)
+                                  : json_null());
     return o;
 }
 

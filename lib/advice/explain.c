@@ -1306,6 +1306,63 @@ static void oom_lower_util(const kvb_log_facts *f, text *t)
             to, G(f->oom_tried_bytes), u, why);
 }
 
+/* Memory on the GPU that neither this process held nor was free: other
+ * processes (another pod, a leftover engine, a notebook), or a MIG slice /
+ * MPS limit / time-sliced share smaller than the GPU.  Counts when it is
+ * at least 1 GiB and a tenth of the GPU. */
+static uint64_t oom_others(const kvb_log_facts *f)
+{
+    if (!KVB_LOG_HAS(f, OOM_IN_USE_BYTES) || !KVB_LOG_HAS(f, GPU_TOTAL_BYTES) ||
+        !KVB_LOG_HAS(f, OOM_FREE_BYTES))
+        return 0;
+    uint64_t mine = f->oom_in_use_bytes + f->oom_free_bytes;
+    if (mine >= f->gpu_total_bytes)
+        return 0;
+    uint64_t others = f->gpu_total_bytes - mine;
+    return others >= ((uint64_t)1 << 30) && others * 10 >= f->gpu_total_bytes
+               ? others
+               : 0;
+}
+
+static bool oom_shared(const kvb_log_facts *f, text *t)
+{
+    uint64_t others = oom_others(f);
+    if (!others)
+        return false;
+    say(t,
+        "  Other processes held %.2f GiB (%.0f%% of the GPU): this process "
+        "did not fill it.  The GPU is shared: another pod or process (a "
+        "leftover engine from an earlier start, a second replica, a "
+        "notebook), or a MIG slice, MPS limit or time-sliced share smaller "
+        "than the GPU.\n",
+        G(others), 100.0 * (double)others / (double)f->gpu_total_bytes);
+    return true;
+}
+
+static void oom_shared_todo(const kvb_log_facts *f, text *t)
+{
+    uint64_t others = oom_others(f);
+    double room = floor((double)(f->gpu_total_bytes - others) /
+                        (double)f->gpu_total_bytes * 100.0) /
+                      100.0 -
+                  0.02;
+    say(t, "  - see who holds it: `nvidia-smi --query-compute-apps=pid,"
+           "process_name,used_memory --format=csv` on the node (or "
+           "`kubectl exec` into the pod and run `nvidia-smi`); stop a "
+           "leftover process.\n");
+    say(t, "  - check the pod's GPU request (resources.limits "
+           "nvidia.com/gpu: 1) and whether the node shares GPUs (a MIG "
+           "profile such as nvidia.com/mig-3g.40gb, time-slicing or MPS in "
+           "the NVIDIA device plugin's config): give the engine a GPU of "
+           "its own.\n");
+    if (room >= 0.1)
+        say(t,
+            "  - or size the engine for what is left: "
+            "--gpu-memory-utilization is a fraction of the whole GPU, so "
+            "with %.2f GiB taken by others it can be at most about %.2f.\n",
+            G(others), room);
+}
+
 static void explain_oom(const kvb_log_facts *f, text *t)
 {
     say(t,
@@ -1331,7 +1388,12 @@ static void explain_oom(const kvb_log_facts *f, text *t)
                "activations, KV cache), so an allocation outside that budget "
                "(CUDA graphs, sampler buffers, fragmentation) had nowhere to "
                "go.\n");
+    bool shared = oom_shared(f, t);
     say(t, "What to do:\n");
+    if (shared) {
+        oom_shared_todo(f, t);
+        return;
+    }
     if (f->oom_phase == KVB_LOG_PHASE_LOADING) {
         say(t, "  - the weights do not fit on the GPU: use a smaller weight "
                "format (--quantization) or split the model over more GPUs "

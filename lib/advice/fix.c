@@ -6,7 +6,7 @@
  * planned with kvb_plan_compute(), so what a caller re-plans from a fix
  * is exactly what was predicted here.
  */
-#include "internal.h"
+#include "advice/advice.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -85,6 +85,11 @@ static kvb_status options_load(const kvb_advice_options *in,
                          "options.max_gpus (%u) is out of range; allowed: "
                          "1..1024",
                          o->max_gpus);
+    if (!(o->max_price_per_hour >= 0.0 && o->max_price_per_hour < 1e6))
+        return kvb__fail(err, KVB_ERANGE, "options.max_price_per_hour",
+                         "options.max_price_per_hour (%g) is out of range; "
+                         "allowed: 0 (no limit) .. 1e6",
+                         o->max_price_per_hour);
     if (!(o->min_utilization > 0.0 && o->min_utilization <= 1.0) ||
         !(o->max_utilization >= o->min_utilization &&
           o->max_utilization <= 1.0))
@@ -135,6 +140,10 @@ kvb_status kvb_fix_apply(const kvb_fix *fix, kvb_quant *quant, kvb_gpu *gpu,
     bool split = gpu_model_differs(gpu, &f) || gpu->count != f.gpu_count ||
                  serving->tensor_parallel_size != f.tensor_parallel_size ||
                  serving->pipeline_parallel_size != f.pipeline_parallel_size;
+    /* the engine's measured weights per GPU depend on the split and the
+     * format: carry them over only when neither changes */
+    if (split || quant->method != f.quant_method)
+        serving->loaded_weights_bytes = 0;
     if (split) {
         serving->non_torch_bytes = KVB_AUTO_BYTES;
         serving->activation_bytes = KVB_AUTO_BYTES;
@@ -153,19 +162,7 @@ kvb_status kvb_fix_apply(const kvb_fix *fix, kvb_quant *quant, kvb_gpu *gpu,
 
 /* ---- the search ---- */
 
-typedef struct actx {
-    const kvb_model *model;
-    kvb_quant q;
-    kvb_gpu g;
-    kvb_serving s;
-    kvb_plan base; /* the plan of the caller's inputs */
-    kvb_plan last; /* the plan of the last candidate evaluated */
-    kvb_advice_options o;
-    char cloud[16]; /* the current instance's cloud, or "" */
-    double price;   /* the current instance's price, or 0 */
-    char *out;
-    size_t cap, n;
-} actx;
+typedef kvb__actx actx;
 
 #define GIB(b) KVB__GIB(b)
 
@@ -180,7 +177,7 @@ static void setf(char *dst, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-static void fix_base(const actx *c, int32_t kind, kvb_fix *f)
+void kvb__fix_base(const actx *c, int32_t kind, kvb_fix *f)
 {
     KVB__CANNOT_FAIL(kvb_fix_init(f, sizeof *f));
     f->kind = kind;
@@ -202,9 +199,43 @@ static void fix_base(const actx *c, int32_t kind, kvb_fix *f)
     f->price_per_hour = c->price;
 }
 
+/* A remedy on the same GPUs, split and weight format as a log measured
+ * them cannot hold more than the engine's own estimate of the largest
+ * max_model_len, rescaled by what it changes that the log did not
+ * measure: more KV memory (utilization, no graphs) and fewer bytes per
+ * token (an FP8 KV cache).  The measured budget wins over the modelled
+ * one; remedies that change TP, the format or the GPU are re-planned from
+ * the model alone. */
+static void anchor_to_measured(actx *c, kvb_fix *f)
+{
+    uint64_t measured = c->o.measured_max_model_len;
+    uint64_t was_pt = c->base.kv_bytes_per_token_per_gpu;
+    uint64_t now_pt = c->last.kv_bytes_per_token_per_gpu;
+    if (!measured || !was_pt || !now_pt ||
+        strcmp(f->gpu_name, c->g.name) != 0 ||
+        f->gpu_total_bytes != c->g.total_bytes || f->gpu_count != c->g.count ||
+        f->tensor_parallel_size != c->s.tensor_parallel_size ||
+        f->pipeline_parallel_size != c->s.pipeline_parallel_size ||
+        f->quant_method != c->q.method)
+        return;
+    uint64_t more = c->last.kv_budget_bytes_per_gpu;
+    uint64_t was = c->base.kv_budget_bytes_per_gpu;
+    double bytes = (double)measured * (double)was_pt +
+                   (more > was ? (double)(more - was) : 0.0);
+    uint64_t cap = (uint64_t)(bytes / (double)now_pt);
+    if (f->max_model_len_fit > cap)
+        f->max_model_len_fit = cap;
+    if (f->fits && f->max_model_len > cap) {
+        f->fits = 0;
+        f->verdict = KVB_VERDICT_MAX_LEN_EXCEEDS_KV;
+        c->last.fits = 0; /* why_not() words the last plan */
+        c->last.verdict = KVB_VERDICT_MAX_LEN_EXCEEDS_KV;
+    }
+}
+
 /* Plan the candidate; KVB_OK with the outcome filled, or the status of a
  * candidate that cannot be planned (it is then skipped). */
-static kvb_status evaluate(actx *c, kvb_fix *f)
+kvb_status kvb__fix_evaluate(actx *c, kvb_fix *f)
 {
     kvb_quant q = c->q;
     kvb_gpu g = c->g;
@@ -225,22 +256,19 @@ static kvb_status evaluate(actx *c, kvb_fix *f)
     f->max_kv_tokens = p->max_kv_tokens;
     f->max_concurrency = p->max_concurrency;
     f->max_model_len_fit = p->max_model_len_fit;
+    anchor_to_measured(c, f);
     return KVB_OK;
 }
 
 static bool fits(actx *c, kvb_fix *f)
 {
-    return evaluate(c, f) == KVB_OK && f->fits;
+    return kvb__fix_evaluate(c, f) == KVB_OK && f->fits;
 }
 
-static void push(actx *c, kvb_fix *f)
+void kvb__fix_push(actx *c, const kvb_fix *f)
 {
-    if (c->n < c->cap) {
-        f->struct_size = sizeof *f;
-        memcpy(c->out + c->n * sizeof *f, f, sizeof *f);
-    }
     if (c->n < KVB_ADVICE_MAX)
-        c->n++;
+        c->all[c->n++] = *f;
 }
 
 /* Why the last candidate does not fit, in a few words. */
@@ -297,7 +325,7 @@ static uint64_t largest_fitting_len(actx *c, kvb_fix *f)
     uint64_t lo = 0, hi = c->base.max_model_len - 1; /* 0: none fits */
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
-        fix_base(c, KVB_FIX_MAX_MODEL_LEN, f);
+        kvb__fix_base(c, KVB_FIX_MAX_MODEL_LEN, f);
         f->max_model_len = mid;
         if (fits(c, f))
             lo = mid;
@@ -316,27 +344,27 @@ static void try_max_len(actx *c)
     uint64_t best = largest_fitting_len(c, &f);
     for (uint64_t len = kvb__friendly_len(best), tries = 0;
          len > 0 && tries < 16; len = kvb__friendly_len(len - 1), tries++) {
-        fix_base(c, KVB_FIX_MAX_MODEL_LEN, &f);
+        kvb__fix_base(c, KVB_FIX_MAX_MODEL_LEN, &f);
         f.max_model_len = len;
         if (fits(c, &f)) {
             setf(f.title, sizeof f.title, "lower --max-model-len to %llu",
                  (unsigned long long)len);
             note_outcome(&f, "requests are capped at this length; ");
-            push(c, &f);
+            kvb__fix_push(c, &f);
             return;
         }
     }
-    fix_base(c, KVB_FIX_MAX_MODEL_LEN, &f);
+    kvb__fix_base(c, KVB_FIX_MAX_MODEL_LEN, &f);
     f.max_model_len =
         kvb__friendly_len(kvb__min(1024, c->base.max_model_len - 1));
-    if (evaluate(c, &f) != KVB_OK)
+    if (kvb__fix_evaluate(c, &f) != KVB_OK)
         return;
     setf(f.title, sizeof f.title, "lower --max-model-len");
     char what[64];
     setf(what, sizeof what, "even at %llu tokens",
          (unsigned long long)f.max_model_len);
     note_not(c, &f, what);
-    push(c, &f);
+    kvb__fix_push(c, &f);
 }
 
 /* ---- 2. gpu_memory_utilization ---- */
@@ -361,7 +389,7 @@ static void try_utilization(actx *c)
         return;
     kvb_fix f;
     for (int pct = cur + step; (pct - to) * step <= 0; pct += step) {
-        fix_base(c, KVB_FIX_UTILIZATION, &f);
+        kvb__fix_base(c, KVB_FIX_UTILIZATION, &f);
         f.gpu_memory_utilization = pct / 100.0;
         if (fits(c, &f)) {
             util_title(&f, step);
@@ -370,19 +398,19 @@ static void try_utilization(actx *c)
                  "concurrency (%llu KV tokens)",
                  GIB(c->last.gpu_total_bytes - c->last.usable_bytes_per_gpu),
                  f.max_concurrency, (unsigned long long)f.max_kv_tokens);
-            push(c, &f);
+            kvb__fix_push(c, &f);
             return;
         }
     }
-    fix_base(c, KVB_FIX_UTILIZATION, &f);
+    kvb__fix_base(c, KVB_FIX_UTILIZATION, &f);
     f.gpu_memory_utilization = to / 100.0;
-    if (evaluate(c, &f) != KVB_OK)
+    if (kvb__fix_evaluate(c, &f) != KVB_OK)
         return;
     util_title(&f, step);
     char what[48];
     setf(what, sizeof what, "even at %.2f", f.gpu_memory_utilization);
     note_not(c, &f, what);
-    push(c, &f);
+    kvb__fix_push(c, &f);
 }
 
 /* ---- 3. enforce eager, 4. FP8 KV cache ---- */
@@ -393,9 +421,9 @@ static void try_eager(actx *c)
         c->base.verdict == KVB_VERDICT_PARALLELISM_INVALID)
         return;
     kvb_fix f;
-    fix_base(c, KVB_FIX_ENFORCE_EAGER, &f);
+    kvb__fix_base(c, KVB_FIX_ENFORCE_EAGER, &f);
     f.enforce_eager = 1;
-    if (evaluate(c, &f) != KVB_OK)
+    if (kvb__fix_evaluate(c, &f) != KVB_OK)
         return;
     setf(f.title, sizeof f.title, "add --enforce-eager");
     if (f.fits) {
@@ -409,7 +437,7 @@ static void try_eager(actx *c)
              GIB(c->base.cudagraph_bytes_per_gpu));
         note_not(c, &f, what);
     }
-    push(c, &f);
+    kvb__fix_push(c, &f);
 }
 
 static void try_kv_fp8(actx *c)
@@ -419,7 +447,7 @@ static void try_kv_fp8(actx *c)
         v == KVB_VERDICT_WEIGHTS_EXCEED || v == KVB_VERDICT_PARALLELISM_INVALID)
         return;
     kvb_fix f;
-    fix_base(c, KVB_FIX_KV_CACHE_FP8, &f);
+    kvb__fix_base(c, KVB_FIX_KV_CACHE_FP8, &f);
     f.kv_cache_dtype = KVB_DTYPE_FP8;
     if (!fits(c, &f))
         return;
@@ -430,7 +458,7 @@ static void try_kv_fp8(actx *c)
          (unsigned long long)c->base.kv_bytes_per_token,
          (unsigned long long)c->last.kv_bytes_per_token, f.max_concurrency,
          (unsigned long long)f.max_kv_tokens);
-    push(c, &f);
+    kvb__fix_push(c, &f);
 }
 
 /* ---- 5. quantization ---- */
@@ -458,9 +486,9 @@ static size_t quant_candidates(actx *c, kvb_fix *cand, size_t cap)
     size_t n = 0;
     for (size_t i = 0; i < n_list && n < cap; i++) {
         kvb_fix f;
-        fix_base(c, KVB_FIX_QUANTIZE, &f);
+        kvb__fix_base(c, KVB_FIX_QUANTIZE, &f);
         f.quant_method = list[i];
-        if (list[i] == c->q.method || evaluate(c, &f) != KVB_OK ||
+        if (list[i] == c->q.method || kvb__fix_evaluate(c, &f) != KVB_OK ||
             f.weights_bytes >= c->base.weights_bytes)
             continue;
         size_t at = n++;
@@ -480,6 +508,32 @@ static void quant_text(kvb_fix *f)
          name, GIB(f->weights_bytes));
 }
 
+/* Where the weights come from: a published checkpoint (named in the
+ * flags), or the tool that makes one; never the base repository with a
+ * format it does not hold. */
+static void quant_note(const actx *c, kvb_fix *f)
+{
+    int32_t m = f->quant_method;
+    const char *name = kvb_quant_method_name(m), *tool = kvb__quant_tool(m);
+    size_t row;
+    char from[128];
+    if (kvb_preset_checkpoint_find(c->model->name, m, &row, NULL) == KVB_OK)
+        setf(from, sizeof from, "serve the published checkpoint %s",
+             kvb_preset_checkpoint_name(row));
+    else if (m == KVB_QUANT_FP8 || m == KVB_QUANT_BNB_4 || !tool)
+        setf(from, sizeof from, "quantized as it loads");
+    else
+        setf(from, sizeof from,
+             "no published %s checkpoint is known: make "
+             "one with %s",
+             name, tool);
+    setf(f->note, sizeof f->note,
+         "%s; %s; %.2fx concurrency (%llu KV "
+         "tokens)",
+         from, kvb_quant_method_note(m), f->max_concurrency,
+         (unsigned long long)f->max_kv_tokens);
+}
+
 static void try_quantize(actx *c)
 {
     if (!c->o.max_quant)
@@ -490,31 +544,25 @@ static void try_quantize(actx *c)
         if (!cand[i].fits)
             continue;
         quant_text(&cand[i]);
-        setf(cand[i].note, sizeof cand[i].note,
-             "%s; needs a %s checkpoint; %.2fx concurrency (%llu KV "
-             "tokens)",
-             kvb_quant_method_note(cand[i].quant_method),
-             kvb_quant_method_name(cand[i].quant_method),
-             cand[i].max_concurrency,
-             (unsigned long long)cand[i].max_kv_tokens);
-        push(c, &cand[i]);
+        quant_note(c, &cand[i]);
+        kvb__fix_push(c, &cand[i]);
         pushed++;
     }
     if (pushed || !n)
         return;
     kvb_fix *f = &cand[n - 1]; /* the smallest, to say why not */
-    if (evaluate(c, f) != KVB_OK)
+    if (kvb__fix_evaluate(c, f) != KVB_OK)
         return;
     quant_text(f);
     note_not(c, f, "even the smallest format");
-    push(c, f);
+    kvb__fix_push(c, f);
 }
 
 /* ---- 6. tensor parallelism, 7. instances ---- */
 
 static bool try_tp_at(actx *c, uint32_t tp, uint32_t count, kvb_fix *f)
 {
-    fix_base(c, KVB_FIX_TENSOR_PARALLEL, f);
+    kvb__fix_base(c, KVB_FIX_TENSOR_PARALLEL, f);
     f->tensor_parallel_size = tp;
     f->gpu_count = count;
     return fits(c, f);
@@ -547,7 +595,7 @@ static void try_tensor_parallel(actx *c)
         bool pow2 = (t & (t - 1)) == 0;
         if ((pow2 || t == have) && try_tp_at(c, t, c->g.count, &f)) {
             tp_text(c, &f, false);
-            push(c, &f);
+            kvb__fix_push(c, &f);
             return;
         }
     }
@@ -559,7 +607,7 @@ static void try_tensor_parallel(actx *c)
     for (; (uint64_t)t * pp <= c->o.max_gpus; t *= 2) {
         if (try_tp_at(c, t, t * pp, &f)) {
             tp_text(c, &f, true);
-            push(c, &f);
+            kvb__fix_push(c, &f);
             return;
         }
     }
@@ -572,7 +620,7 @@ static bool instance_fits(actx *c, const kvb_instance *in, const kvb_gpu *g,
     uint32_t pp = c->s.pipeline_parallel_size, top = g->count / pp;
     uint32_t t = top;
     while (t >= 1) {
-        fix_base(c, KVB_FIX_INSTANCE, f);
+        kvb__fix_base(c, KVB_FIX_INSTANCE, f);
         kvb__strlcpy(f->gpu_name, g->name, sizeof f->gpu_name);
         f->gpu_total_bytes = g->total_bytes;
         f->gpu_count = g->count;
@@ -622,7 +670,19 @@ static bool instance_eligible(const actx *c, const kvb_instance *in)
     const char *cloud = c->o.cloud[0] ? c->o.cloud : c->cloud;
     if (kvb__strcasecmp(in->name, c->o.instance) == 0)
         return false;
+    if (c->o.max_price_per_hour > 0 &&
+        !(in->price_per_hour > 0 &&
+          in->price_per_hour <= c->o.max_price_per_hour))
+        return false;
     return !cloud[0] || kvb__strcasecmp(in->cloud, cloud) == 0;
+}
+
+/* The same family as the GPUs at hand: the same GPU model on the same
+ * cloud (g6e.xlarge -> g6e.12xlarge, a2-ultragpu-1g -> a2-ultragpu-4g). */
+static bool same_family(const actx *c, const kvb_instance *in)
+{
+    return c->o.instance[0] && kvb__strcasecmp(in->gpu_name, c->g.name) == 0 &&
+           kvb__strcasecmp(in->cloud, c->cloud) == 0;
 }
 
 static void instance_text(kvb_fix *f)
@@ -636,28 +696,42 @@ static void instance_text(kvb_fix *f)
     note_outcome(f, "");
 }
 
-static void try_instances(actx *c)
+/* The cheapest fitting instances on one pass: the same family as the
+ * GPUs at hand (pass 0, the cheapest one), or the others (pass 1). */
+static void instances_pass(actx *c, int pass)
 {
     kvb_fix best[8];
-    size_t n = 0;
-    for (size_t i = 0; i < kvb_preset_instance_count(); i++) {
+    size_t n = 0, max = pass == 0 ? 1 : c->o.max_instances;
+    for (size_t i = 0; i < kvb_preset_instance_count() && max; i++) {
         kvb_instance in;
         kvb_gpu g;
         kvb_fix f;
         KVB__CANNOT_FAIL(kvb_instance_init(&in, sizeof in));
         KVB__CANNOT_FAIL(kvb_gpu_init(&g, sizeof g));
         if (kvb_preset_instance_get(i, &in, NULL) != KVB_OK ||
-            !instance_eligible(c, &in) ||
+            !instance_eligible(c, &in) || same_family(c, &in) != (pass == 0) ||
             kvb_instance_gpu(&in, &g, NULL) != KVB_OK ||
             g.count < c->s.pipeline_parallel_size ||
             !instance_fits(c, &in, &g, &f))
             continue;
-        keep_cheapest(best, &n, c->o.max_instances, &f);
+        keep_cheapest(best, &n, max, &f);
     }
     for (size_t i = 0; i < n; i++) {
         instance_text(&best[i]);
-        push(c, &best[i]);
+        if (pass == 0) {
+            size_t len = strlen(best[i].title);
+            setf(best[i].title + len, sizeof best[i].title - len,
+                 " (same family)");
+        }
+        kvb__fix_push(c, &best[i]);
     }
+}
+
+/* The present hardware's family first, then the others. */
+static void try_instances(actx *c)
+{
+    instances_pass(c, 0);
+    instances_pass(c, 1);
 }
 
 /* ---- putting it together ---- */
@@ -718,16 +792,20 @@ kvb_status kvb_advise(const kvb_model *model, const kvb_quant *quant,
     if (st)
         return st;
     c.model = model;
-    c.out = (char *)fixes;
-    c.cap = cap;
     if (!c.base.fits) {
         try_max_len(&c);
         try_utilization(&c);
         try_eager(&c);
         try_kv_fp8(&c);
+        kvb__advise_combined(&c);
         try_quantize(&c);
         try_tensor_parallel(&c);
         try_instances(&c);
+        kvb__advise_finish(&c);
+    }
+    for (size_t i = 0; i < c.n && i < cap; i++) {
+        c.all[i].struct_size = sizeof c.all[i];
+        fixes[i] = c.all[i];
     }
     *count = c.n;
     if (c.n > cap)
@@ -823,6 +901,22 @@ static void render_karpenter(const kvb_fix *f, sbuf *b)
     put(b, "]\n");
 }
 
+/* "/models/<repository's base name>-<FORMAT>": the directory an operator
+ * fills with a checkpoint made by the tool the fix's note names. */
+static void placeholder_name(const kvb_model *m, int32_t method, char *buf,
+                             size_t cap)
+{
+    char repo[96], upper[16];
+    const char *name = kvb__model_repo(m->name, repo, sizeof repo) ? repo
+                       : m->name[0]                                ? m->name
+                                                                   : "MODEL";
+    const char *base = strrchr(name, '/');
+    snprintf(upper, sizeof upper, "%s", kvb_quant_method_name(method));
+    for (char *p = upper; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    setf(buf, cap, "/models/%s-%s", base ? base + 1 : name, upper);
+}
+
 static kvb_status render_to(const kvb_fix *f, const kvb_model *m,
                             int32_t format, sbuf *b, kvb_error *err)
 {
@@ -844,7 +938,30 @@ static kvb_status render_to(const kvb_fix *f, const kvb_model *m,
     if (!e)
         return kvb__fail(err, KVB_ERANGE, "fix.engine",
                          "fix.engine (%d) is not a kvb_engine", f->engine);
-    e->render_args(f, m, &a);
+    kvb_fix g = *f;
+    size_t row;
+    /* a fix made by hand names no checkpoint: the table's, if any */
+    if (!g.checkpoint[0] &&
+        (g.quant_method == KVB_QUANT_AWQ_4 ||
+         g.quant_method == KVB_QUANT_GPTQ_4 ||
+         g.quant_method == KVB_QUANT_GPTQ_8 ||
+         g.quant_method == KVB_QUANT_FP8) &&
+        kvb_preset_checkpoint_find(m->name, g.quant_method, &row, NULL) ==
+            KVB_OK)
+        kvb__strlcpy(g.checkpoint, kvb_preset_checkpoint_name(row),
+                     sizeof g.checkpoint);
+    /* every engine serves the checkpoint, not the base repository with a
+     * format it does not hold: the engine renders a model named after
+     * it (AWQ/GPTQ without a known checkpoint: a directory to fill) */
+    kvb_model named = *m;
+    bool pre = g.quant_method == KVB_QUANT_AWQ_4 ||
+               g.quant_method == KVB_QUANT_GPTQ_4 ||
+               g.quant_method == KVB_QUANT_GPTQ_8;
+    if (g.checkpoint[0] && strlen(g.checkpoint) < sizeof named.name)
+        kvb__strlcpy(named.name, g.checkpoint, sizeof named.name);
+    else if (pre && !g.checkpoint[0])
+        placeholder_name(m, g.quant_method, named.name, sizeof named.name);
+    e->render_args(&g, &named, &a);
     if (format == KVB_RENDER_K8S_ARGS)
         put(b, "args:\n");
     for (size_t i = 0; i < a.n; i++) {
@@ -878,6 +995,7 @@ kvb_status kvb_fix_render(const kvb_fix *fix, const kvb_model *model,
                          cap);
     f.instance[sizeof f.instance - 1] = '\0';
     f.cloud[sizeof f.cloud - 1] = '\0';
+    f.checkpoint[sizeof f.checkpoint - 1] = '\0';
     m.name[sizeof m.name - 1] = '\0';
     char scratch[1];
     sbuf b = {cap ? buf : scratch, cap ? cap : 1, 0};

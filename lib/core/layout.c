@@ -277,6 +277,8 @@ static const field_row advice_options_fields[] = {
     F(T, max_gpus, uint32_t),
     F(T, min_utilization, double),
     F(T, max_utilization, double),
+    F(T, max_price_per_hour, double),
+    F(T, measured_max_model_len, uint64_t),
 };
 #undef T
 
@@ -319,6 +321,12 @@ static const field_row fix_fields[] = {
     A(T, title, char),
     A(T, note, char),
     F(T, engine, int32_t),
+    A(T, checkpoint, char),
+    F(T, changes, uint32_t),
+    F(T, gives_up, uint32_t),
+    F(T, pareto, uint32_t),
+    F(T, price_per_gpu_hour, double),
+    F(T, usd_per_million_tokens, double),
 };
 #undef T
 

@@ -365,6 +365,9 @@ void kvb__llama_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
     (void)num_blocks;
     *tokens = in->s.context_size;
     *concurrency = in->s.max_num_seqs;
+    if (in->s.max_model_len &&
+        (double)*tokens / (double)in->s.max_model_len < *concurrency)
+        *concurrency = (double)*tokens / (double)in->s.max_model_len;
 }
 
 /* The largest context per slot whose KV cache and compute buffer fit
@@ -421,7 +424,13 @@ void kvb__llama_finish(const kvb__engine_in *in, kvb_plan *p,
     p->context_size = g.n_ctx;
     p->max_total_tokens = g.n_ctx;
     p->max_kv_tokens = g.n_ctx;
+    /* slots, but no more full-length requests than the cells hold: with
+     * a unified cache (--kv-unified, the default of -np auto) the slots
+     * share n_ctx cells (llama-context.cpp) */
     p->max_concurrency = g.n_seq;
+    if (p->max_model_len &&
+        (double)g.n_ctx / (double)p->max_model_len < p->max_concurrency)
+        p->max_concurrency = (double)g.n_ctx / (double)p->max_model_len;
     p->max_num_seqs = g.n_seq;
     p->kv_needed_bytes_per_gpu = kv.gpu_busiest;
     p->max_num_batched_tokens = g.n_ubatch;
@@ -492,10 +501,14 @@ void kvb__llama_verdict(const kvb__engine_in *in, kvb_plan *p,
             "%.2f GiB of weights and KV cache stay in host RAM but %.2f GiB "
             "is there",
             KVB__GIB(p->host_bytes), KVB__GIB(in->s.host_memory_bytes));
-    } else if (p->concurrency > p->max_num_seqs) {
+    } else if (p->concurrency > p->max_num_seqs ||
+               p->max_concurrency + 1e-9 < (double)p->concurrency) {
         say(p, text, KVB_VERDICT_CONCURRENCY_EXCEEDS,
-            "%u slots of %llu tokens; wanted %u", p->max_num_seqs,
-            (unsigned long long)p->max_model_len, p->concurrency);
+            "%u slots sharing %llu cells hold %.2f requests of %llu tokens; "
+            "wanted %u",
+            p->max_num_seqs, (unsigned long long)p->context_size,
+            p->max_concurrency, (unsigned long long)p->max_model_len,
+            p->concurrency);
     } else {
         say(p, text, KVB_VERDICT_FITS,
             "fits: %u/%u layers on the GPU, KV cache %.2f GiB (%llu cells, "

@@ -1387,12 +1387,42 @@ static void model_args(kvb__args *a, const kvb_model *m, int32_t method)
     kvb__arg(a, "%s", name);
 }
 
+/* AWQ and GPTQ weights are made ahead of time: vLLM cannot load a base
+ * repository with --quantization awq|gptq.  A fix names the published
+ * checkpoint (whose config tells vLLM the format, so no --quantization:
+ * that would also turn off the faster Marlin kernels), or a local
+ * directory the operator fills with one. */
+static bool prequantized(int32_t method)
+{
+    return method == KVB_QUANT_AWQ_4 || method == KVB_QUANT_GPTQ_4 ||
+           method == KVB_QUANT_GPTQ_8;
+}
+
+static void checkpoint_args(kvb__args *a, const kvb_fix *f, const kvb_model *m)
+{
+    /* kvb_fix_render names the model after the checkpoint, or after the
+     * directory to fill when none is known */
+    char repo[96];
+    kvb__arg(a, "--model");
+    if (f->checkpoint[0])
+        kvb__arg(a, "%s", f->checkpoint);
+    else
+        kvb__arg(a, "%s",
+                 kvb__model_repo(m->name, repo, sizeof repo) ? repo
+                 : m->name[0]                                ? m->name
+                                                             : "MODEL");
+}
+
 /* The fix as vLLM's own flags (vllm serve / the server module). */
 static void vllm_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
 {
     /* vLLM wants the Hugging Face repository, not our preset name */
-    model_args(a, m, f->quant_method);
-    kvb__quant_args(a, f->quant_method, false);
+    if (f->checkpoint[0] || prequantized(f->quant_method)) {
+        checkpoint_args(a, f, m);
+    } else {
+        model_args(a, m, f->quant_method);
+        kvb__quant_args(a, f->quant_method, false);
+    }
     kvb__arg(a, "--max-model-len");
     kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);
     kvb__arg(a, "--gpu-memory-utilization");

@@ -320,6 +320,33 @@ class TestAdvice(unittest.TestCase):
         with self.assertRaises(ValueError):
             first.render("llama-3.1-8b", "yaml")
 
+    def test_combined_remedies_and_checkpoints(self):
+        # issue 17: Qwen2.5-72B AWQ on one L40S at 8192 tokens: more
+        # utilization and eager mode fit together, not alone
+        fixes = kvbudget.fix("qwen2.5-72b", "awq-4", "L40S",
+                             max_model_len=8192)
+        combined = [f for f in fixes
+                    if f.kind == kvbudget.FixKind.COMBINED and f.fits]
+        self.assertTrue(combined)
+        self.assertTrue(combined[0].enforce_eager)
+        self.assertEqual(combined[0].checkpoint,
+                         "Qwen/Qwen2.5-72B-Instruct-AWQ")
+        self.assertEqual(combined[0].pareto, 1)
+        self.assertGreater(combined[0].usd_per_million_tokens, 0)
+        self.assertTrue(combined[0].render("qwen2.5-72b").startswith(
+            "--model Qwen/Qwen2.5-72B-Instruct-AWQ "))
+
+    def test_hints_and_checkpoints(self):
+        h = kvbudget.hints("llama-3.1-8b", gpu="H100", gpu_count=2)
+        self.assertTrue(h[0].startswith("1 of the 2 GPUs sits idle"))
+        self.assertEqual(kvbudget.hints("llama-3.1-8b", gpu="H100",
+                                        max_model_len=8192), [])
+        rows = kvbudget.checkpoints()
+        self.assertIn(("Qwen2.5-72B", "awq-4",
+                       "Qwen/Qwen2.5-72B-Instruct-AWQ"),
+                      [r[:3] for r in rows])
+        self.assertTrue(all(r[3] for r in rows))
+
     def test_a_plan_that_fits_needs_no_fix(self):
         self.assertEqual(kvbudget.fix("llama-3.1-8b", gpu=self.gpu,
                                       max_model_len=4096), [])

@@ -203,11 +203,15 @@ static void test_advise_seed(void **state)
         assert_string_equal(f->cloud, "aws"); /* g5.xlarge's cloud */
         assert_string_not_equal(f->instance, "g5.xlarge");
         assert_true(f->tensor_parallel_size <= f->gpu_count);
-        if (i > 3)
+        /* the same family first (g5.12xlarge: 4 x A10G), then the
+         * cheapest others */
+        if (i == 3)
+            assert_non_null(strstr(f->title, "(same family)"));
+        if (i > 4)
             assert_true(f->price_per_hour >= a.f[i - 1].price_per_hour);
         inst++;
     }
-    assert_int_equal(inst, 3); /* the default max_instances */
+    assert_int_equal(inst, 1 + 3); /* + the default max_instances */
 }
 
 /* Every fix re-plans, through kvb_fix_apply, to what it predicted. */
@@ -412,16 +416,16 @@ static void test_advise_render(void **state)
     kvb_fix f = instance_fix();
     char buf[1024];
     assert_string_equal(render(&f, &m, KVB_RENDER_VLLM_ARGS, buf, sizeof buf),
-                        /* the preset's Hugging Face repository */
-                        "--model meta-llama/Llama-4-Scout-17B-16E "
-                        "--quantization awq "
+                        /* no published AWQ checkpoint of Scout: a
+                         * directory the operator fills, never the base
+                         * repository with --quantization awq */
+                        "--model /models/Llama-4-Scout-17B-16E-AWQ-4 "
                         "--max-model-len 32768 --gpu-memory-utilization 0.90 "
                         "--tensor-parallel-size 4 --enforce-eager "
                         "--kv-cache-dtype fp8");
     assert_string_equal(render(&f, &m, KVB_RENDER_K8S_ARGS, buf, sizeof buf),
                         "args:\n  - \"--model\"\n"
-                        "  - \"meta-llama/Llama-4-Scout-17B-16E\"\n"
-                        "  - \"--quantization\"\n  - \"awq\"\n"
+                        "  - \"/models/Llama-4-Scout-17B-16E-AWQ-4\"\n"
                         "  - \"--max-model-len\"\n  - \"32768\"\n"
                         "  - \"--gpu-memory-utilization\"\n  - \"0.90\"\n"
                         "  - \"--tensor-parallel-size\"\n  - \"4\"\n"
@@ -471,8 +475,9 @@ static void test_advise_render_errors(void **state)
                                     sizeof small, &needed, &e),
                      KVB_EBUFSIZE);
     assert_string_equal(small, "--model");
-    assert_int_equal(needed, strlen("--model meta-llama/Llama-3.1-8B "
-                                    "--quantization awq "
+    /* the published AWQ checkpoint (presets/checkpoints.c) */
+    assert_int_equal(needed, strlen("--model hugging-quants/"
+                                    "Meta-Llama-3.1-8B-Instruct-AWQ-INT4 "
                                     "--max-model-len 32768 "
                                     "--gpu-memory-utilization 0.90 "
                                     "--tensor-parallel-size 4 --enforce-eager "

@@ -171,7 +171,8 @@ static void test_check_fix_edits(void **state)
                                    NULL, &changed, NULL),
                      KVB_OK);
     assert_int_equal(changed, 1);
-    assert_non_null(strstr(buf, "instance-type: \"g6.12xlarge\""));
+    /* the same family first (issue 17): g5.xlarge -> g5.12xlarge */
+    assert_non_null(strstr(buf, "instance-type: \"g5.12xlarge\""));
     assert_non_null(strstr(buf, "- \"--tensor-parallel-size\"\n"));
     assert_non_null(strstr(buf, "nvidia.com/gpu: \"4\""));
     /* the fixed manifest fits */

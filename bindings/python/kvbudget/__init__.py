@@ -31,7 +31,8 @@ from __future__ import annotations
 from . import _errors, presets
 from ._api import (REF_NO_CACHE, REF_NO_ENV, REF_OFFLINE, REF_STORE_CACHE,
                    Explanation, LogInputs, ModelFile, ModelRef, apply_fix,
-                   arch, check, check_fix, hub_built, read_model_ref,
+                   arch, check, check_fix, checkpoints, hints, hub_built,
+                   read_model_ref,
                    device_gpu, dtype, engine, explain, field_bounds, fix, gpu,
                    instance, instance_gpu, kv_bytes_per_token,
                    library_version, log_inputs, model, param_count,
@@ -64,7 +65,7 @@ __all__ = [
     "__version__", "REQUIRED_ABI", "AUTO_BYTES", "GIB", "HAVE_NUMPY",
     # plans, remedies, logs
     "plan", "plan_batch", "sweep", "BatchResult", "BatchRow",
-    "fix", "apply_fix", "render_fix", "check", "check_fix", "explain", "parse_log", "log_inputs",
+    "fix", "apply_fix", "render_fix", "hints", "checkpoints", "check", "check_fix", "explain", "parse_log", "log_inputs",
     "Explanation", "LogInputs",
     # readers, probe
     "read_model", "parse_config", "parse_safetensors", "parse_gguf",

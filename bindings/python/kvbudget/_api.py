@@ -402,6 +402,34 @@ def fix(model: ModelLike, quant: QuantLike = None,
         return [Fix.from_c(fixes[i]) for i in range(count.value)]
 
 
+def hints(model: ModelLike, quant: QuantLike = None,
+          gpu: Optional[GpuLike] = None, *,
+          instance: Union[None, str, Instance] = None,
+          gpu_count: Optional[int] = None, serving: ServingLike = None,
+          **settings: Any) -> List[str]:
+    """``kvb_plan_hints``: what the plan of these inputs leaves on the table
+    (idle GPUs, a max_model_len left at the model's maximum, no room for
+    the CUDA context, a format the GPU cannot run), one string each."""
+    cm, cq, cg, cs = _plan_inputs(model, quant, gpu, instance, gpu_count,
+                                  serving, dict(settings))
+    p = _capi.Plan()
+    lib = _lib()
+    lib.kvb_plan_compute(cm, cq, cg, cs, p, _capi.Error())
+    text = _render(lambda *a: lib.kvb_plan_hints(cm, cq, cg, cs, p, *a))
+    return [line for line in text.split("\n") if line]
+
+
+def checkpoints() -> List[Tuple[str, str, str, str]]:
+    """The published quantized checkpoints remedies name: (model preset,
+    quantization method name, Hugging Face repository, source) rows."""
+    lib = _lib()
+    return [(lib.kvb_preset_checkpoint_model(i),
+             quant_method_name(lib.kvb_preset_checkpoint_method(i)),
+             lib.kvb_preset_checkpoint_name(i),
+             lib.kvb_preset_checkpoint_source(i))
+            for i in range(lib.kvb_preset_checkpoint_count())]
+
+
 def apply_fix(f: "Fix", quant: QuantLike = None,
               gpu: Optional[GpuLike] = None,
               serving: ServingLike = None) -> Tuple[Quant, Gpu, Serving]:

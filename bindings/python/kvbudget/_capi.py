@@ -314,7 +314,9 @@ class AdviceOptions(CStruct):
     _spec_ = (("struct_size", "size_t"), ("instance", "char", 64),
               ("cloud", "char", 16), ("max_instances", "uint32_t"),
               ("max_quant", "uint32_t"), ("max_gpus", "uint32_t"),
-              ("min_utilization", "double"), ("max_utilization", "double"))
+              ("min_utilization", "double"), ("max_utilization", "double"),
+              ("max_price_per_hour", "double"),
+              ("measured_max_model_len", "uint64_t"))
 
 
 @_mirror
@@ -347,6 +349,9 @@ class Fix(CStruct):
         ("max_kv_tokens", "uint64_t"), ("max_concurrency", "double"),
         ("max_model_len_fit", "uint64_t"), ("title", "char", 128),
         ("note", "char", 192), ("engine", "int32_t"),
+        ("checkpoint", "char", 128), ("changes", "uint32_t"),
+        ("gives_up", "uint32_t"), ("pareto", "uint32_t"),
+        ("price_per_gpu_hour", "double"), ("usd_per_million_tokens", "double"),
     )
 
 
@@ -566,6 +571,11 @@ def _string(result: Optional[bytes], func: Any,
     return None if result is None else result.decode("utf-8", "replace")
 
 
+def _value(result: int, func: Any, args: Sequence[Any]) -> int:
+    """An int that is a value, not a status (-1 past the end)."""
+    return result
+
+
 # ---------------------------------------------------------------------------
 # The prototype table
 # ---------------------------------------------------------------------------
@@ -620,6 +630,7 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
     ("kvb_engine_parse", [_str, _P(c_int32), _P(c_uint32), _P(Error)],
      _status, _check),
     ("kvb_engine_name", [c_int], _str, _string),
+    ("kvb_engine_available", [c_int], c_int, _value),
     ("kvb_accounting_name", [c_int], _str, _string),
     ("kvb_serving_engine_set", [_P(Serving), _str, _P(Error)], _status,
      _check),
@@ -638,6 +649,9 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
     ("kvb_plan_compute",
      [_P(Model), _P(Quant), _P(Gpu), _P(Serving), _P(Plan), _P(Error)],
      _status, _check),
+    ("kvb_plan_hints",
+     [_P(Model), _P(Quant), _P(Gpu), _P(Serving), _P(Plan), _P(c_char),
+      c_size_t, _P(c_size_t), _P(Error)], _status, _check),
     ("kvb_plan_engine_error",
      [_P(Plan), _P(c_char), c_size_t, _P(c_size_t), _P(Error)], _status,
      _check),
@@ -668,6 +682,13 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
      _check),
     ("kvb_instance_gpu", [_P(Instance), _P(Gpu), _P(Error)], _status,
      _check),
+    ("kvb_preset_checkpoint_count", [], c_size_t, None),
+    ("kvb_preset_checkpoint_name", [c_size_t], _str, _string),
+    ("kvb_preset_checkpoint_source", [c_size_t], _str, _string),
+    ("kvb_preset_checkpoint_model", [c_size_t], _str, _string),
+    ("kvb_preset_checkpoint_method", [c_size_t], c_int32, _value),
+    ("kvb_preset_checkpoint_find", [_str, c_int32, _P(c_size_t), _P(Error)],
+     _status, _check),
     # Advice
     ("kvb_fix_kind_name", [c_int], _str, _string),
     ("kvb_fix_kind_text", [c_int], _str, _string),
@@ -677,6 +698,8 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
     ("kvb_advise",
      [_P(Model), _P(Quant), _P(Gpu), _P(Serving), _P(AdviceOptions), _P(Fix),
       c_size_t, _P(c_size_t), _P(Error)], _status, _check),
+    ("kvb_fix_cost", [_P(Fix), c_uint32, _P(c_double), _P(Error)], _status,
+     _check),
     ("kvb_fix_apply", [_P(Fix), _P(Quant), _P(Gpu), _P(Serving), _P(Error)],
      _status, _check),
     ("kvb_fix_render",

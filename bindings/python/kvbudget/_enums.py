@@ -245,6 +245,7 @@ class FixKind(enum.IntEnum):
     QUANTIZE = 4
     TENSOR_PARALLEL = 5
     INSTANCE = 6
+    COMBINED = 7
 
 class RenderFormat(enum.IntEnum):
     """``kvb_render_format``: how kvb_fix_render() writes a fix."""

@@ -497,6 +497,8 @@ class AdviceOptions(_CMirror):
     max_gpus: int = 8
     min_utilization: float = 0.5
     max_utilization: float = 0.95
+    max_price_per_hour: float = 0.0
+    measured_max_model_len: int = 0
 
 
 @dataclass(frozen=True)
@@ -537,6 +539,12 @@ class Fix(_CMirror):
     title: str = ""
     note: str = ""
     engine: int = 0
+    checkpoint: str = ""
+    changes: int = 0
+    gives_up: int = 0
+    pareto: int = 0
+    price_per_gpu_hour: float = 0.0
+    usd_per_million_tokens: float = 0.0
 
     @property
     def kind_name(self) -> str:

@@ -611,6 +611,11 @@ uint64_t kvb__paged_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
  * `gguf`. */
 void kvb__quant_args(kvb__args *a, int32_t method, bool gguf);
 
+/* For log_line hooks (engines/log_scan.c): mark fact `bit` present; the
+ * text after `key` in line[0, len) (not NUL-terminated), or NULL. */
+void kvb__log_set(kvb_log_facts *f, int bit);
+const char *kvb__log_after(const char *line, size_t len, const char *key);
+
 /* The engines, in kvb_engine order; NULL for an unknown id. */
 const kvb__engine *kvb__engine_get(int32_t id);
 /* "vllm@0.8.3", "vllm-v0@0.8.3", "sglang", "llama.cpp@b6123": the engine,

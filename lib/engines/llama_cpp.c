@@ -795,11 +795,6 @@ const char *kvb__llama_find(const char *line, size_t len, const char *key)
     return NULL;
 }
 
-static void set_bit(kvb_log_facts *f, int bit)
-{
-    f->present |= (uint64_t)1 << bit;
-}
-
 /* The MiB figure after `key` ("size =   123.45 MiB") as bytes. */
 static bool mib_after(const char *line, size_t len, const char *key,
                       uint64_t *out)
@@ -902,7 +897,7 @@ static void kv_type(kvb_log_facts *f, const char *line, size_t len)
     if (!kvb__ggml_type_parse(t, &storage))
         return;
     kvb__strlcpy(f->kv_cache_dtype, t, sizeof f->kv_cache_dtype);
-    set_bit(f, KVB_LOG_BIT_KV_CACHE_DTYPE);
+    kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_DTYPE);
 }
 
 /* llama.cpp's own lines (also inside Ollama's logs). */
@@ -922,12 +917,12 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
                             ? (uint64_t)f->kv_cache_bytes
                             : 0;
         f->kv_cache_bytes = (int64_t)(prev + v);
-        set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         kv_type(f, line, len);
         uint64_t cells;
         if (u64_after(line, len, "MiB (", &cells) && cells) {
             f->kv_cache_tokens = cells;
-            set_bit(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
         }
         return true;
     }
@@ -941,7 +936,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
             (!KVB_LOG_HAS(f, KV_CACHE_BYTES) ||
              (int64_t)v > f->kv_cache_bytes)) {
             f->kv_cache_bytes = (int64_t)v;
-            set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         }
         return true;
     }
@@ -949,7 +944,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
         if (!mib_after(line, len, "KV self size", &v))
             return false;
         f->kv_cache_bytes = (int64_t)v;
-        set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         kv_type(f, line, len);
         return true;
     }
@@ -960,7 +955,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
             if (!KVB_LOG_HAS(f, COMPUTE_BUFFER_BYTES) ||
                 v > f->compute_buffer_bytes)
                 f->compute_buffer_bytes = v;
-            set_bit(f, KVB_LOG_BIT_COMPUTE_BUFFER_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_COMPUTE_BUFFER_BYTES);
         }
         return true;
     }
@@ -975,7 +970,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
         if (gpu_buffer(line, len, key)) {
             if (!KVB_LOG_HAS(f, WEIGHTS_BYTES) || v > f->weights_bytes)
                 f->weights_bytes = v;
-            set_bit(f, KVB_LOG_BIT_WEIGHTS_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_WEIGHTS_BYTES);
         }
         return true;
     }
@@ -989,8 +984,8 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
             return false;
         f->layers_on_gpu = (uint32_t)n;
         f->layers_total = (uint32_t)m;
-        set_bit(f, KVB_LOG_BIT_LAYERS_ON_GPU);
-        set_bit(f, KVB_LOG_BIT_LAYERS_TOTAL);
+        kvb__log_set(f, KVB_LOG_BIT_LAYERS_ON_GPU);
+        kvb__log_set(f, KVB_LOG_BIT_LAYERS_TOTAL);
         return true;
     }
     if ((kvb__llama_find(line, len, "llama_context:") ||
@@ -1000,17 +995,17 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
         if (u64_after(line, len, " n_ctx ", &v) ||
             u64_after(line, len, " n_ctx=", &v)) {
             f->context_size = v;
-            set_bit(f, KVB_LOG_BIT_CONTEXT_SIZE);
+            kvb__log_set(f, KVB_LOG_BIT_CONTEXT_SIZE);
             return true;
         }
         if (u64_after(line, len, "n_seq_max", &v)) {
             f->n_parallel = (uint32_t)v;
-            set_bit(f, KVB_LOG_BIT_N_PARALLEL);
+            kvb__log_set(f, KVB_LOG_BIT_N_PARALLEL);
             return true;
         }
         if (u64_after(line, len, "n_ubatch", &v)) {
             f->max_num_batched_tokens = v;
-            set_bit(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
             return true;
         }
     }
@@ -1019,10 +1014,10 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
     if (kvb__llama_find(line, len, "n_slots = ") &&
         u64_after(line, len, "n_slots = ", &v)) {
         f->n_parallel = (uint32_t)v;
-        set_bit(f, KVB_LOG_BIT_N_PARALLEL);
+        kvb__log_set(f, KVB_LOG_BIT_N_PARALLEL);
         if (u64_after(line, len, "n_ctx_slot = ", &v)) {
             f->max_model_len = v;
-            set_bit(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
         }
         return true;
     }
@@ -1030,7 +1025,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
          u64_after(line, len, "n_ctx = ", &v)) ||
         u64_after(line, len, "n_ctx_slot = ", &v)) {
         f->max_model_len = v;
-        set_bit(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        kvb__log_set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
         return true;
     }
     if (kvb__llama_find(line, len, "cudaMalloc failed: out of memory")) {
@@ -1038,11 +1033,11 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
          * failed: out of memory" */
         if (mib_after(line, len, "allocating", &v)) {
             f->oom_tried_bytes = v;
-            set_bit(f, KVB_LOG_BIT_OOM_TRIED_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_OOM_TRIED_BYTES);
         }
         if (u64_after(line, len, "on device", &v)) {
             f->oom_gpu_index = (uint32_t)v;
-            set_bit(f, KVB_LOG_BIT_OOM_GPU_INDEX);
+            kvb__log_set(f, KVB_LOG_BIT_OOM_GPU_INDEX);
         }
         fail(f, KVB_LOG_CUDA_OOM, line, len);
         return true;
@@ -1059,7 +1054,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
     if (fa && kvb__llama_find(line, len, "buffer of size")) {
         if (u64_after(line, len, "buffer of size", &v)) {
             f->oom_tried_bytes = v;
-            set_bit(f, KVB_LOG_BIT_OOM_TRIED_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_OOM_TRIED_BYTES);
         }
         if (f->failure == KVB_LOG_NONE)
             fail(f, KVB_LOG_CUDA_OOM, line, len);
@@ -1090,7 +1085,7 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
     if (p && kvb__llama_find(line, len, " (") &&
         llama_parse_version(word, &b)) {
         f->engine_version = b;
-        set_bit(f, KVB_LOG_BIT_ENGINE_VERSION);
+        kvb__log_set(f, KVB_LOG_BIT_ENGINE_VERSION);
         size_t n =
             len < sizeof f->engine_line - 1 ? len : sizeof f->engine_line - 1;
         memcpy(f->engine_line, line, n);

@@ -419,11 +419,6 @@ static bool num_after(const char *line, size_t len, const char *key,
     return true;
 }
 
-static void set_bit(kvb_log_facts *f, int bit)
-{
-    f->present |= (uint64_t)1 << bit;
-}
-
 static bool ollama_log_line(kvb_log_facts *f, const char *line, size_t len)
 {
     uint64_t v, m;
@@ -433,12 +428,12 @@ static bool ollama_log_line(kvb_log_facts *f, const char *line, size_t len)
             num_after(line, len, "layers.model=", &m)) {
             f->layers_on_gpu = (uint32_t)v;
             f->layers_total = (uint32_t)m;
-            set_bit(f, KVB_LOG_BIT_LAYERS_ON_GPU);
-            set_bit(f, KVB_LOG_BIT_LAYERS_TOTAL);
+            kvb__log_set(f, KVB_LOG_BIT_LAYERS_ON_GPU);
+            kvb__log_set(f, KVB_LOG_BIT_LAYERS_TOTAL);
         }
         if (size_after(line, len, "memory.required.kv=", &v)) {
             f->kv_cache_bytes = (int64_t)v;
-            set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         }
         bool full = KVB_LOG_HAS(f, LAYERS_ON_GPU) &&
                     f->layers_on_gpu >= f->layers_total;
@@ -446,7 +441,7 @@ static bool ollama_log_line(kvb_log_facts *f, const char *line, size_t len)
                 line, len,
                 full ? "memory.graph.full=" : "memory.graph.partial=", &v)) {
             f->compute_buffer_bytes = v;
-            set_bit(f, KVB_LOG_BIT_COMPUTE_BUFFER_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_COMPUTE_BUFFER_BYTES);
         }
         return true;
     }
@@ -478,18 +473,18 @@ static bool ollama_log_line(kvb_log_facts *f, const char *line, size_t len)
                    v > f->compute_buffer_bytes) {
             f->compute_buffer_bytes = v;
         }
-        set_bit(f, bit);
+        kvb__log_set(f, bit);
         return true;
     }
     if (kvb__llama_find(line, len, "starting llama server") ||
         kvb__llama_find(line, len, " runner --")) {
         if (num_after(line, len, "--ctx-size", &v)) {
             f->context_size = v;
-            set_bit(f, KVB_LOG_BIT_CONTEXT_SIZE);
+            kvb__log_set(f, KVB_LOG_BIT_CONTEXT_SIZE);
         }
         if (num_after(line, len, "--parallel", &v)) {
             f->n_parallel = (uint32_t)v;
-            set_bit(f, KVB_LOG_BIT_N_PARALLEL);
+            kvb__log_set(f, KVB_LOG_BIT_N_PARALLEL);
         }
         return true;
     }
@@ -504,7 +499,7 @@ static bool ollama_log_line(kvb_log_facts *f, const char *line, size_t len)
         uint32_t packed;
         if (kvb__engine_version_parse(&kvb__engine_ollama, text, &packed)) {
             f->engine_version = packed;
-            set_bit(f, KVB_LOG_BIT_ENGINE_VERSION);
+            kvb__log_set(f, KVB_LOG_BIT_ENGINE_VERSION);
         }
         return true;
     }

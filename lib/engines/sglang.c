@@ -738,21 +738,6 @@ static const kvb__flag sglang_flags[] = {
 
 /* ---- start-up logs ---- */
 
-static void set_bit(kvb_log_facts *f, int bit)
-{
-    f->present |= (uint64_t)1 << bit;
-}
-
-/* The text of `key` inside line[0, len), or NULL. */
-static const char *find_in(const char *line, size_t len, const char *key)
-{
-    size_t k = strlen(key);
-    for (size_t i = 0; k <= len && i + k <= len; i++)
-        if (memcmp(line + i, key, k) == 0)
-            return line + i + k;
-    return NULL;
-}
-
 /* A decimal number at p (before line + len). */
 static bool num_at(const char *p, const char *end, double *out)
 {
@@ -777,7 +762,7 @@ static bool num_at(const char *p, const char *end, double *out)
 static bool gib_after(const char *line, size_t len, const char *key,
                       uint64_t *bytes)
 {
-    const char *p = find_in(line, len, key);
+    const char *p = kvb__log_after(line, len, key);
     double v;
     if (!p || !num_at(p, line + len, &v) || v < 0 || v > 1e7)
         return false;
@@ -788,7 +773,7 @@ static bool gib_after(const char *line, size_t len, const char *key,
 static bool uint_after(const char *line, size_t len, const char *key,
                        uint64_t *out)
 {
-    const char *p = find_in(line, len, key);
+    const char *p = kvb__log_after(line, len, key);
     double v;
     if (!p || !num_at(p, line + len, &v) || v < 0 || v > 1e15)
         return false;
@@ -800,7 +785,7 @@ static bool uint_after(const char *line, size_t len, const char *key,
 static bool word_after(const char *line, size_t len, const char *key, char *buf,
                        size_t cap)
 {
-    const char *p = find_in(line, len, key), *end = line + len;
+    const char *p = kvb__log_after(line, len, key), *end = line + len;
     size_t n = 0;
     if (!p)
         return false;
@@ -831,44 +816,44 @@ static bool server_args_line(kvb_log_facts *f, const char *line, size_t len)
     uint64_t v;
     double d;
     const char *p;
-    if (!find_in(line, len, "ServerArgs(") &&
-        !find_in(line, len, "server_args="))
+    if (!kvb__log_after(line, len, "ServerArgs(") &&
+        !kvb__log_after(line, len, "server_args="))
         return false;
     if (word_after(line, len, "model_path=", f->model, sizeof f->model))
-        set_bit(f, KVB_LOG_BIT_MODEL);
+        kvb__log_set(f, KVB_LOG_BIT_MODEL);
     if (word_after(line, len, "quantization=", f->quantization,
                    sizeof f->quantization)) {
-        set_bit(f, KVB_LOG_BIT_QUANTIZATION);
-    } else if (find_in(line, len, "quantization=None")) {
+        kvb__log_set(f, KVB_LOG_BIT_QUANTIZATION);
+    } else if (kvb__log_after(line, len, "quantization=None")) {
         /* none: the generic scan must not read "None" as a method */
         f->quantization[0] = '\0';
         f->present &= ~((uint64_t)1 << KVB_LOG_BIT_QUANTIZATION);
     }
     if (word_after(line, len, " dtype=", f->dtype, sizeof f->dtype))
-        set_bit(f, KVB_LOG_BIT_DTYPE);
+        kvb__log_set(f, KVB_LOG_BIT_DTYPE);
     if (word_after(line, len, "kv_cache_dtype=", f->kv_cache_dtype,
                    sizeof f->kv_cache_dtype))
-        set_bit(f, KVB_LOG_BIT_KV_CACHE_DTYPE);
-    if ((p = find_in(line, len, "mem_fraction_static=")) &&
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_DTYPE);
+    if ((p = kvb__log_after(line, len, "mem_fraction_static=")) &&
         num_at(p, line + len, &d) && d > 0 && d <= 1) {
         f->gpu_memory_utilization = d;
-        set_bit(f, KVB_LOG_BIT_GPU_MEMORY_UTILIZATION);
+        kvb__log_set(f, KVB_LOG_BIT_GPU_MEMORY_UTILIZATION);
     }
     if (uint_after(line, len, "tp_size=", &v) && v && v <= 4096) {
         f->tensor_parallel_size = (uint32_t)v;
-        set_bit(f, KVB_LOG_BIT_TENSOR_PARALLEL_SIZE);
+        kvb__log_set(f, KVB_LOG_BIT_TENSOR_PARALLEL_SIZE);
     }
     if (uint_after(line, len, "pp_size=", &v) && v && v <= 4096) {
         f->pipeline_parallel_size = (uint32_t)v;
-        set_bit(f, KVB_LOG_BIT_PIPELINE_PARALLEL_SIZE);
+        kvb__log_set(f, KVB_LOG_BIT_PIPELINE_PARALLEL_SIZE);
     }
     if (uint_after(line, len, "context_length=", &v) && v) {
         f->max_model_len = v;
-        set_bit(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        kvb__log_set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
     }
     if (uint_after(line, len, "page_size=", &v) && v && v <= 4096) {
         f->block_size = (uint32_t)v;
-        set_bit(f, KVB_LOG_BIT_BLOCK_SIZE);
+        kvb__log_set(f, KVB_LOG_BIT_BLOCK_SIZE);
     }
     return true;
 }
@@ -890,100 +875,100 @@ static bool sglang_log_line(kvb_log_facts *f, const char *line, size_t len)
 {
     uint64_t a, b, n;
     bool mine = false;
-    if (find_in(line, len, "Load weight begin.")) {
+    if (kvb__log_after(line, len, "Load weight begin.")) {
         if (gib_after(line, len, "avail mem=", &a)) {
             f->startup_free_bytes = a; /* free before the load */
-            set_bit(f, KVB_LOG_BIT_STARTUP_FREE_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_STARTUP_FREE_BYTES);
         }
         mine = true;
     }
-    if (find_in(line, len, "Load weight end.")) {
+    if (kvb__log_after(line, len, "Load weight end.")) {
         bool after = gib_after(line, len, "avail mem=", &a);
         if (gib_after(line, len, "mem usage=", &b)) {
             f->weights_bytes = b;
-            set_bit(f, KVB_LOG_BIT_WEIGHTS_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_WEIGHTS_BYTES);
             if (after) {
                 f->startup_free_bytes = a + b;
-                set_bit(f, KVB_LOG_BIT_STARTUP_FREE_BYTES);
+                kvb__log_set(f, KVB_LOG_BIT_STARTUP_FREE_BYTES);
             }
         } else if (after && KVB_LOG_HAS(f, STARTUP_FREE_BYTES) &&
                    f->startup_free_bytes > a) {
             /* releases before 2025-03 print no "mem usage": the load
              * took the difference from "Load weight begin" */
             f->weights_bytes = f->startup_free_bytes - a;
-            set_bit(f, KVB_LOG_BIT_WEIGHTS_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_WEIGHTS_BYTES);
         }
         mine = true;
     }
-    if (find_in(line, len, "KV Cache is allocated.")) {
+    if (kvb__log_after(line, len, "KV Cache is allocated.")) {
         if (uint_after(line, len, "#tokens:", &n)) {
             f->max_total_tokens = n;
             f->kv_cache_tokens = n;
-            set_bit(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
-            set_bit(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
         }
         if (gib_after(line, len, "K size:", &a) &&
             gib_after(line, len, "V size:", &b)) {
             f->kv_cache_bytes = (int64_t)(a + b);
-            set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         } else if (gib_after(line, len, "KV size:", &a)) {
             f->kv_cache_bytes = (int64_t)a;
-            set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         }
         mine = true;
     }
-    if (find_in(line, len, "SWAKVPool mem usage:")) {
+    if (kvb__log_after(line, len, "SWAKVPool mem usage:")) {
         if (gib_after(line, len, "SWAKVPool mem usage:", &a)) {
             f->kv_cache_bytes = (int64_t)a; /* both pools */
-            set_bit(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         }
         if (uint_after(line, len, "full size:", &n)) {
             f->max_total_tokens = f->kv_cache_tokens = n;
-            set_bit(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
         }
         mine = true;
     }
-    if (find_in(line, len, "Memory pool end.")) {
+    if (kvb__log_after(line, len, "Memory pool end.")) {
         if (gib_after(line, len, "avail mem=", &a)) {
             f->available_bytes = a;
-            set_bit(f, KVB_LOG_BIT_AVAILABLE_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_AVAILABLE_BYTES);
         }
         mine = true;
     }
-    if (find_in(line, len, "max_total_num_tokens=")) {
+    if (kvb__log_after(line, len, "max_total_num_tokens=")) {
         if (uint_after(line, len, "max_total_num_tokens=", &n)) {
             f->max_total_tokens = n;
-            set_bit(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
         }
         if (uint_after(line, len, "chunked_prefill_size=", &n)) {
             f->max_num_batched_tokens = n;
-            set_bit(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
         }
         if (uint_after(line, len, "max_running_requests=", &n) &&
             n <= UINT32_MAX) {
             f->max_num_seqs = (uint32_t)n;
-            set_bit(f, KVB_LOG_BIT_MAX_NUM_SEQS);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_SEQS);
         }
         if (uint_after(line, len, "context_len=", &n)) {
             f->max_model_len = n;
-            set_bit(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
         }
         if (gib_after(line, len, "available_gpu_mem=", &a)) {
             f->available_bytes = a;
-            set_bit(f, KVB_LOG_BIT_AVAILABLE_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_AVAILABLE_BYTES);
         }
         mine = true;
     }
-    if (find_in(line, len,
-                "Not enough memory. Please try to increase "
-                "--mem-fraction-static") ||
-        find_in(line, len,
-                "Loaded weights leave no GPU memory for the KV "
-                "cache")) {
+    if (kvb__log_after(line, len,
+                       "Not enough memory. Please try to increase "
+                       "--mem-fraction-static") ||
+        kvb__log_after(line, len,
+                       "Loaded weights leave no GPU memory for the KV "
+                       "cache")) {
         failure(f, line, len);
         mine = true;
     }
-    if (find_in(line, len, "is larger than the profiled value -")) {
+    if (kvb__log_after(line, len, "is larger than the profiled value -")) {
         failure(f, line, len); /* a negative pool: init_memory_pool fails */
         mine = true;
     }

@@ -587,20 +587,6 @@ static const kvb__flag tgi_flags[] = {
 
 /* ---- log lines ---- */
 
-static void set(kvb_log_facts *f, int bit)
-{
-    f->present |= (uint64_t)1 << bit;
-}
-
-static const char *after(const char *line, size_t n, const char *key)
-{
-    size_t k = strlen(key);
-    for (size_t i = 0; i + k <= n; i++)
-        if (memcmp(line + i, key, k) == 0)
-            return line + i + k;
-    return NULL;
-}
-
 static bool integer(const char *p, const char *end, uint64_t *out)
 {
     while (p < end && (*p == ' ' || *p == '`' || *p == '='))
@@ -625,7 +611,7 @@ static void failure(kvb_log_facts *f, int32_t kind, const char *line, size_t n)
 /* "name: value" of the launcher's Args dump ("num_shard: Some(8)"). */
 static bool arg_u64(const char *line, size_t n, const char *key, uint64_t *out)
 {
-    const char *p = after(line, n, key);
+    const char *p = kvb__log_after(line, n, key);
     if (!p)
         return false;
     const char *end = line + n;
@@ -639,74 +625,78 @@ static bool tgi_log_line(kvb_log_facts *f, const char *line, size_t n)
     const char *end = line + n, *p;
     uint64_t v;
     bool mine = false;
-    if ((p = after(line, n, "Setting max batch total tokens to ")) &&
+    if ((p = kvb__log_after(line, n, "Setting max batch total tokens to ")) &&
         integer(p, end, &v)) {
         f->max_total_tokens = f->kv_cache_tokens = v;
-        set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
-        set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+        kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
         mine = true;
     }
-    if ((p = after(line, n, "Default `max_batch_prefill_tokens` to ")) &&
+    if ((p = kvb__log_after(line, n,
+                            "Default `max_batch_prefill_tokens` to ")) &&
         integer(p, end, &v)) {
         f->max_num_batched_tokens = v;
-        set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
+        kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
         mine = true;
     }
-    if ((p = after(line, n, "KV-cache blocks: ")) && integer(p, end, &v)) {
+    if ((p = kvb__log_after(line, n, "KV-cache blocks: ")) &&
+        integer(p, end, &v)) {
         f->gpu_blocks = v;
-        set(f, KVB_LOG_BIT_GPU_BLOCKS);
-        const char *q = after(line, n, "size: ");
+        kvb__log_set(f, KVB_LOG_BIT_GPU_BLOCKS);
+        const char *q = kvb__log_after(line, n, "size: ");
         if (q && integer(q, end, &v)) {
             f->block_size = (uint32_t)v;
-            set(f, KVB_LOG_BIT_BLOCK_SIZE);
+            kvb__log_set(f, KVB_LOG_BIT_BLOCK_SIZE);
         }
         mine = true;
     }
-    if (after(line, n, "Not enough memory to handle") &&
-        after(line, n, "prefill tokens")) {
+    if (kvb__log_after(line, n, "Not enough memory to handle") &&
+        kvb__log_after(line, n, "prefill tokens")) {
         failure(f, KVB_LOG_CUDA_OOM, line, n);
-        const char *q = after(line, n, "Not enough memory to handle ");
-        if (q && integer(q, end, &v) && after(line, n, "total tokens")) {
+        const char *q = kvb__log_after(line, n, "Not enough memory to handle ");
+        if (q && integer(q, end, &v) &&
+            kvb__log_after(line, n, "total tokens")) {
             f->max_total_tokens = v; /* 0.x: the batch total it tried */
-            set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
         }
         mine = true;
-    } else if ((p = after(line, n,
-                          "Not enough memory to handle "
-                          "`max_total_tokens=")) &&
+    } else if ((p = kvb__log_after(line, n,
+                                   "Not enough memory to handle "
+                                   "`max_total_tokens=")) &&
                integer(p, end, &v)) {
         failure(f, KVB_LOG_MAX_LEN_EXCEEDS_KV, line, n);
         f->max_model_len = v;
-        set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        kvb__log_set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
         mine = true;
     }
-    if (after(line, n, "Args {") || after(line, n, "model_id: \"")) {
+    if (kvb__log_after(line, n, "Args {") ||
+        kvb__log_after(line, n, "model_id: \"")) {
         if (arg_u64(line, n, "num_shard: ", &v) && v && v <= 4096) {
             f->tensor_parallel_size = (uint32_t)v;
-            set(f, KVB_LOG_BIT_TENSOR_PARALLEL_SIZE);
+            kvb__log_set(f, KVB_LOG_BIT_TENSOR_PARALLEL_SIZE);
         }
         if (arg_u64(line, n, " max_total_tokens: ", &v)) {
             f->max_model_len = v;
-            set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
         }
         if (arg_u64(line, n, "max_batch_prefill_tokens: ", &v)) {
             f->max_num_batched_tokens = v;
-            set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
         }
-        if ((p = after(line, n, "model_id: \"")) != NULL) {
+        if ((p = kvb__log_after(line, n, "model_id: \"")) != NULL) {
             const char *q = memchr(p, '"', (size_t)(end - p));
             if (q) {
                 snprintf(f->model, sizeof f->model, "%.*s",
                          (int)kvb__min((size_t)(q - p), sizeof f->model - 1),
                          p);
-                set(f, KVB_LOG_BIT_MODEL);
+                kvb__log_set(f, KVB_LOG_BIT_MODEL);
             }
         }
-        if ((p = after(line, n, "cuda_memory_fraction: ")) != NULL) {
+        if ((p = kvb__log_after(line, n, "cuda_memory_fraction: ")) != NULL) {
             double d = strtod(p, NULL);
             if (d > 0 && d <= 1) {
                 f->gpu_memory_utilization = d;
-                set(f, KVB_LOG_BIT_GPU_MEMORY_UTILIZATION);
+                kvb__log_set(f, KVB_LOG_BIT_GPU_MEMORY_UTILIZATION);
             }
         }
         mine = true;
@@ -714,8 +704,8 @@ static bool tgi_log_line(kvb_log_facts *f, const char *line, size_t n)
     if (mine) {
         f->engine = KVB_ENGINE_TGI;
         f->accounting = KVB_ACCOUNTING_TGI;
-        set(f, KVB_LOG_BIT_ENGINE);
-        set(f, KVB_LOG_BIT_ACCOUNTING);
+        kvb__log_set(f, KVB_LOG_BIT_ENGINE);
+        kvb__log_set(f, KVB_LOG_BIT_ACCOUNTING);
     }
     return mine;
 }

@@ -452,21 +452,6 @@ static const kvb__flag trt_flags[] = {
 
 /* ---- log lines ---- */
 
-static void set(kvb_log_facts *f, int bit)
-{
-    f->present |= (uint64_t)1 << bit;
-}
-
-/* The text after `key` in line[0..n), or NULL. */
-static const char *after(const char *line, size_t n, const char *key)
-{
-    size_t k = strlen(key);
-    for (size_t i = 0; i + k <= n; i++)
-        if (memcmp(line + i, key, k) == 0)
-            return line + i + k;
-    return NULL;
-}
-
 /* A number (with decimals) at p, skipping spaces; false if none. */
 static bool number(const char *p, const char *end, double *out)
 {
@@ -509,7 +494,7 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
     double v;
     uint64_t b;
     bool mine = false;
-    if ((p = after(line, n, "TensorRT-LLM version: ")) != NULL) {
+    if ((p = kvb__log_after(line, n, "TensorRT-LLM version: ")) != NULL) {
         char ver[32];
         size_t i = 0;
         while (p < end && i + 1 < sizeof ver && *p != ' ' && *p != '\r')
@@ -518,124 +503,127 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
         uint32_t packed;
         if (kvb__engine_version_parse(&kvb__engine_trtllm, ver, &packed)) {
             f->engine_version = packed;
-            set(f, KVB_LOG_BIT_ENGINE_VERSION);
+            kvb__log_set(f, KVB_LOG_BIT_ENGINE_VERSION);
             snprintf(f->engine_line, sizeof f->engine_line, "%.*s",
                      (int)kvb__min(n, sizeof f->engine_line - 1), line);
         }
         mine = true;
     }
-    if ((p = after(line, n,
-                   "calculating max tokens in paged kv cache: "
-                   "total: ")) != NULL &&
+    if ((p = kvb__log_after(line, n,
+                            "calculating max tokens in paged kv cache: "
+                            "total: ")) != NULL &&
         size_at(p, end, &b)) {
         f->gpu_total_bytes = b;
-        set(f, KVB_LOG_BIT_GPU_TOTAL_BYTES);
-        const char *q = after(p, (size_t)(end - p), "available: ");
+        kvb__log_set(f, KVB_LOG_BIT_GPU_TOTAL_BYTES);
+        const char *q = kvb__log_after(p, (size_t)(end - p), "available: ");
         if (q && size_at(q, end, &b)) {
             f->available_bytes = b;
-            set(f, KVB_LOG_BIT_AVAILABLE_BYTES);
+            kvb__log_set(f, KVB_LOG_BIT_AVAILABLE_BYTES);
         }
         mine = true;
     }
-    if ((p = after(line, n, "Number of blocks in KV cache primary pool: ")) &&
+    if ((p = kvb__log_after(line, n,
+                            "Number of blocks in KV cache primary pool: ")) &&
         number(p, end, &v)) {
         f->gpu_blocks = (uint64_t)v;
-        set(f, KVB_LOG_BIT_GPU_BLOCKS);
+        kvb__log_set(f, KVB_LOG_BIT_GPU_BLOCKS);
         mine = true;
     }
-    if ((p = after(line, n, "Number of tokens per block: ")) &&
+    if ((p = kvb__log_after(line, n, "Number of tokens per block: ")) &&
         number(p, end, &v)) {
         f->block_size = (uint32_t)v;
-        set(f, KVB_LOG_BIT_BLOCK_SIZE);
+        kvb__log_set(f, KVB_LOG_BIT_BLOCK_SIZE);
         mine = true;
     }
-    if ((p = after(line, n, "[MemUsageChange] Allocated ")) &&
-        (after(line, n, "for max tokens in paged KV cache") != NULL) &&
+    if ((p = kvb__log_after(line, n, "[MemUsageChange] Allocated ")) &&
+        (kvb__log_after(line, n, "for max tokens in paged KV cache") != NULL) &&
         size_at(p, end, &b)) {
         f->kv_cache_bytes = (int64_t)b;
-        set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
-        const char *q = after(line, n, "paged KV cache (");
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+        const char *q = kvb__log_after(line, n, "paged KV cache (");
         if (q && number(q, end, &v)) {
             f->max_total_tokens = f->kv_cache_tokens = (uint64_t)v;
-            set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
-            set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
         }
         mine = true;
     }
-    if ((p = after(line, n, "Using ")) &&
-        after(line, n, "tokens in paged KV cache") && number(p, end, &v)) {
+    if ((p = kvb__log_after(line, n, "Using ")) &&
+        kvb__log_after(line, n, "tokens in paged KV cache") &&
+        number(p, end, &v)) {
         f->max_total_tokens = f->kv_cache_tokens = (uint64_t)v;
-        set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
-        set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+        kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
         mine = true;
     }
-    if ((p = after(line, n, "[TensorRT-LLM][INFO] Allocate ")) &&
-        after(line, n, "bytes for k/v cache") && number(p, end, &v)) {
+    if ((p = kvb__log_after(line, n, "[TensorRT-LLM][INFO] Allocate ")) &&
+        kvb__log_after(line, n, "bytes for k/v cache") && number(p, end, &v)) {
         f->kv_cache_bytes = (int64_t)v;
-        set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
         mine = true;
     }
-    if ((p = after(line, n, "Loaded engine size: ")) && size_at(p, end, &b)) {
+    if ((p = kvb__log_after(line, n, "Loaded engine size: ")) &&
+        size_at(p, end, &b)) {
         f->weights_bytes = b;
-        set(f, KVB_LOG_BIT_WEIGHTS_BYTES);
+        kvb__log_set(f, KVB_LOG_BIT_WEIGHTS_BYTES);
         f->accounting = KVB_ACCOUNTING_TRTLLM_ENGINE;
-        set(f, KVB_LOG_BIT_ACCOUNTING);
+        kvb__log_set(f, KVB_LOG_BIT_ACCOUNTING);
         mine = true;
     }
-    if ((p = after(line, n, "TRTGptModel maxNumTokens: ")) &&
+    if ((p = kvb__log_after(line, n, "TRTGptModel maxNumTokens: ")) &&
         number(p, end, &v)) {
         f->max_num_batched_tokens = (uint64_t)v;
-        set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
+        kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
         mine = true;
     }
-    if ((p = after(line, n, "TRTGptModel maxSequenceLen: ")) &&
+    if ((p = kvb__log_after(line, n, "TRTGptModel maxSequenceLen: ")) &&
         number(p, end, &v)) {
         f->max_model_len = (uint64_t)v;
-        set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        kvb__log_set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
         mine = true;
     }
-    if ((p = after(line, n, "TRTGptModel maxBatchSize: ")) &&
+    if ((p = kvb__log_after(line, n, "TRTGptModel maxBatchSize: ")) &&
         number(p, end, &v)) {
         f->max_num_seqs = (uint32_t)v;
-        set(f, KVB_LOG_BIT_MAX_NUM_SEQS);
+        kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_SEQS);
         mine = true;
     }
     /* the PyTorch backend's estimate (_util.py _cal_max_memory) */
-    if ((p = after(line, n,
-                   "available KV cache memory when calculating max "
-                   "tokens: ")) &&
+    if ((p = kvb__log_after(line, n,
+                            "available KV cache memory when calculating max "
+                            "tokens: ")) &&
         size_at(p, end, &b)) {
         f->kv_cache_bytes = (int64_t)b;
-        set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
-        const char *q = after(line, n, "fraction is set ");
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+        const char *q = kvb__log_after(line, n, "fraction is set ");
         if (q && number(q, end, &v)) {
             f->gpu_memory_utilization = v;
-            set(f, KVB_LOG_BIT_GPU_MEMORY_UTILIZATION);
+            kvb__log_set(f, KVB_LOG_BIT_GPU_MEMORY_UTILIZATION);
         }
         f->accounting = KVB_ACCOUNTING_TRTLLM_PYTORCH;
-        set(f, KVB_LOG_BIT_ACCOUNTING);
+        kvb__log_set(f, KVB_LOG_BIT_ACCOUNTING);
         mine = true;
     }
-    if (after(line, n,
-              "Executor creation failed due to insufficient GPU "
-              "memory")) {
+    if (kvb__log_after(line, n,
+                       "Executor creation failed due to insufficient GPU "
+                       "memory")) {
         f->failure = KVB_LOG_CUDA_OOM;
         f->oom_phase = KVB_LOG_PHASE_PROFILE;
         snprintf(f->failure_text, sizeof f->failure_text, "%.*s",
                  (int)kvb__min(n, sizeof f->failure_text - 1), line);
         f->accounting = KVB_ACCOUNTING_TRTLLM_PYTORCH;
-        set(f, KVB_LOG_BIT_ACCOUNTING);
+        kvb__log_set(f, KVB_LOG_BIT_ACCOUNTING);
         mine = true;
     }
-    if ((p = after(line, n, "Total GPU memory (GiB): ")) &&
+    if ((p = kvb__log_after(line, n, "Total GPU memory (GiB): ")) &&
         number(p, end, &v)) {
         f->gpu_total_bytes = (uint64_t)llround(v * 1073741824.0);
-        set(f, KVB_LOG_BIT_GPU_TOTAL_BYTES);
+        kvb__log_set(f, KVB_LOG_BIT_GPU_TOTAL_BYTES);
         mine = true;
     }
     if (mine) {
         f->engine = KVB_ENGINE_TRTLLM;
-        set(f, KVB_LOG_BIT_ENGINE);
+        kvb__log_set(f, KVB_LOG_BIT_ENGINE);
     }
     return mine;
 }

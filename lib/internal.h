@@ -1038,11 +1038,11 @@ bool kvb__ggml_type_size(uint32_t type, uint64_t *block, uint64_t *bytes);
 /* ---- performance paths (plan.c, batch.c, engines/vllm.c, kvcache.c) ---- */
 
 /* What vLLM's batch defaults read of a GPU's name, found once per GPU
- * rather than per plan (kvb__vllm_gpu_names). */
+ * rather than per plan (kvb__gpu_names). */
 #define KVB__GPU_NAMES_KNOWN 1u /* the other bits are valid */
 #define KVB__GPU_NAMES_A100  2u /* the name contains "a100" */
 #define KVB__GPU_NAMES_H100  4u /* the name contains "h100" or "h200" */
-uint32_t kvb__vllm_gpu_names(const kvb_gpu *g);
+uint32_t kvb__gpu_names(const kvb_gpu *g);
 
 /* What kvb__vllm_loaded_weights reads of the GPU, as a small key (the
  * MXFP4 kernel family; 0 when none applies). */

@@ -174,3 +174,31 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
     return kvb__check_double(err, "serving.gpu_memory_utilization",
                              out->gpu_memory_utilization);
 }
+
+/* ---- what engines read of a GPU's name ---- */
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && (hay[i] | 0x20) == (needle[i] | 0x20))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* What the engines' defaults read of a GPU's name, found once per GPU
+ * rather than once per plan: vLLM's "large device" test looks for "a100"
+ * and "h100"/"h200" in it (engines/vllm.c, large_device). */
+uint32_t kvb__gpu_names(const kvb_gpu *g)
+{
+    uint32_t f = KVB__GPU_NAMES_KNOWN;
+    if (contains_nocase(g->name, "a100"))
+        f |= KVB__GPU_NAMES_A100;
+    if (contains_nocase(g->name, "h100") || contains_nocase(g->name, "h200"))
+        f |= KVB__GPU_NAMES_H100;
+    return f;
+}

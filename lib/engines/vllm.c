@@ -74,19 +74,6 @@ static bool line_v0(const kvb__engine_in *in)
 
 /* ---- scheduler defaults (EngineArgs.get_batch_defaults) ---- */
 
-static bool contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && (hay[i] | 0x20) == (needle[i] | 0x20))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
 /* vLLM release numbers, packed as kvb_serving.engine_version. */
 #define V(major, minor, patch) ((major)*10000u + (minor)*100u + (patch))
 
@@ -103,22 +90,11 @@ static bool since(const kvb__engine_in *in, uint32_t v)
  * large max_num_batched_tokens for A100 reduces throughput") at least 70
  * GiB and a name without "a100".
  */
-uint32_t kvb__vllm_gpu_names(const kvb_gpu *g)
-{
-    uint32_t f = KVB__GPU_NAMES_KNOWN;
-    if (contains_nocase(g->name, "a100"))
-        f |= KVB__GPU_NAMES_A100;
-    if (contains_nocase(g->name, "h100") || contains_nocase(g->name, "h200"))
-        f |= KVB__GPU_NAMES_H100;
-    return f;
-}
-
 static bool large_device(const kvb__engine_in *in)
 {
     const kvb_gpu *g = in->gpu;
-    uint32_t names = in->gpu_names & KVB__GPU_NAMES_KNOWN
-                         ? in->gpu_names
-                         : kvb__vllm_gpu_names(g);
+    uint32_t names = in->gpu_names & KVB__GPU_NAMES_KNOWN ? in->gpu_names
+                                                          : kvb__gpu_names(g);
     if (!since(in, V(0, 8, 5)))
         return (names & KVB__GPU_NAMES_H100) != 0;
     return g->total_bytes >= 70 * ((uint64_t)1 << 30) &&

@@ -57,7 +57,7 @@ typedef struct batch_ctx {
     kvb_model *models;
     kvb_quant *quants;
     kvb_gpu *gpus;
-    uint32_t *gpu_names; /* kvb__vllm_gpu_names of each GPU, found once */
+    uint32_t *gpu_names; /* kvb__gpu_names of each GPU, found once */
     kvb_serving *servings;
     mq_entry *mq;
     uint32_t mq_mask;
@@ -203,7 +203,7 @@ static kvb_status check_gpu(batch_ctx *c, uint32_t i, kvb_status *row_st,
         g.count = 1;
         st = kvb__gpu_load(&g, &c->gpus[i], NULL);
         c->gpus[i].count = count;
-        c->gpu_names[i] = kvb__vllm_gpu_names(&c->gpus[i]);
+        c->gpu_names[i] = kvb__gpu_names(&c->gpus[i]);
         c->gpu_ok[i] = (checked)(st + 1);
     }
     *row_st = (kvb_status)(c->gpu_ok[i] - 1);

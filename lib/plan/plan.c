@@ -474,7 +474,7 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
     in->accounting = in->engine->accounting(in);
     in->inventory_bytes = 0;
     if (!(in->gpu_names & KVB__GPU_NAMES_KNOWN))
-        in->gpu_names = kvb__vllm_gpu_names(in->gpu);
+        in->gpu_names = kvb__gpu_names(in->gpu);
     const kvb__engine *e = in->engine;
     e->defaults(in);
     kvb_status st = e->check ? e->check(in, err) : KVB_OK;

@@ -309,7 +309,8 @@ static kvb_status model_set(cfg *c, int field, uint64_t value, const char *key)
             return cfg_fail(c, KVB_ERANGE, key,
                             "%s (%llu) does not fit 32 bits; allowed: "
                             "0..4294967295",
-                            key, (unsigned long long)value);
+                            key ? key : "a family default",
+                            (unsigned long long)value);
         uint32_t v = (uint32_t)value;
         memcpy(p, &v, sizeof v);
     } else {

@@ -615,6 +615,11 @@ void kvb__quant_args(kvb__args *a, int32_t method, bool gguf);
  * text after `key` in line[0, len) (not NUL-terminated), or NULL. */
 void kvb__log_set(kvb_log_facts *f, int bit);
 const char *kvb__log_after(const char *line, size_t len, const char *key);
+/* The decimal number at p (spaces skipped, digits and '.' only) if it lies
+ * in [0, max]; false for none, or one out of range. */
+bool kvb__log_number(const char *p, const char *end, double max, double *out);
+/* v units as bytes, rounded; false where that does not fit an int64_t. */
+bool kvb__log_bytes(double v, double unit, uint64_t *out);
 
 /* The engines, in kvb_engine order; NULL for an unknown id. */
 const kvb__engine *kvb__engine_get(int32_t id);

@@ -808,20 +808,15 @@ static bool mib_after(const char *line, size_t len, const char *key,
         p++;
     if (p >= end || !isdigit((unsigned char)*p))
         return false;
-    char num[32];
-    size_t n = 0;
-    while (p < end && n + 1 < sizeof num &&
-           (isdigit((unsigned char)*p) || *p == '.'))
-        num[n++] = *p++;
-    num[n] = '\0';
-    while (p < end && *p == ' ')
+    double v;
+    if (!kvb__log_number(p, end, 1e12, &v))
+        return false;
+    while (p < end && (isdigit((unsigned char)*p) || *p == '.' || *p == ' '))
         p++;
-    double v = strtod(num, NULL);
     double unit = 1048576.0;
     if (end - p >= 3 && !memcmp(p, "GiB", 3))
         unit = 1073741824.0;
-    *out = (uint64_t)(v * unit + 0.5);
-    return true;
+    return kvb__log_bytes(v, unit, out);
 }
 
 static bool u64_after(const char *line, size_t len, const char *key,

@@ -381,13 +381,10 @@ static bool size_after(const char *line, size_t len, const char *key,
         p++;
     if (p >= end || !isdigit((unsigned char)*p))
         return false;
-    char num[32];
-    size_t n = 0;
-    while (p < end && n + 1 < sizeof num &&
-           (isdigit((unsigned char)*p) || *p == '.'))
-        num[n++] = *p++;
-    num[n] = '\0';
-    while (p < end && *p == ' ')
+    double v;
+    if (!kvb__log_number(p, end, 1e15, &v))
+        return false;
+    while (p < end && (isdigit((unsigned char)*p) || *p == '.' || *p == ' '))
         p++;
     double unit = 1;
     if (end - p >= 3 && !memcmp(p, "GiB", 3))
@@ -396,8 +393,7 @@ static bool size_after(const char *line, size_t len, const char *key,
         unit = 1048576.0;
     else if (end - p >= 3 && !memcmp(p, "KiB", 3))
         unit = 1024.0;
-    *out = (uint64_t)(strtod(num, NULL) * unit + 0.5);
-    return true;
+    return kvb__log_bytes(v, unit, out);
 }
 
 static bool num_after(const char *line, size_t len, const char *key,

@@ -693,8 +693,8 @@ static bool tgi_log_line(kvb_log_facts *f, const char *line, size_t n)
             }
         }
         if ((p = kvb__log_after(line, n, "cuda_memory_fraction: ")) != NULL) {
-            double d = strtod(p, NULL);
-            if (d > 0 && d <= 1) {
+            double d;
+            if (kvb__log_number(p, line + n, 1, &d) && d > 0) {
                 f->gpu_memory_utilization = d;
                 kvb__log_set(f, KVB_LOG_BIT_GPU_MEMORY_UTILIZATION);
             }

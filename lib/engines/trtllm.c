@@ -452,21 +452,13 @@ static const kvb__flag trt_flags[] = {
 
 /* ---- log lines ---- */
 
-/* A number (with decimals) at p, skipping spaces; false if none. */
+/* A count or size at p, skipping spaces and "("; false if none, or one no
+ * engine would print (the bound keeps later integer casts defined). */
 static bool number(const char *p, const char *end, double *out)
 {
     while (p < end && (*p == ' ' || *p == '('))
         p++;
-    char tmp[48];
-    size_t i = 0;
-    while (p < end && i + 1 < sizeof tmp &&
-           ((*p >= '0' && *p <= '9') || *p == '.'))
-        tmp[i++] = *p++;
-    tmp[i] = '\0';
-    if (!i)
-        return false;
-    *out = strtod(tmp, NULL);
-    return true;
+    return kvb__log_number(p, end, 1e15, out);
 }
 
 /* "X GiB" / "X MiB" / "X MB" at p -> bytes. */
@@ -484,8 +476,7 @@ static bool size_at(const char *p, const char *end, uint64_t *out)
         unit = 1048576.0;
     else if (end - p >= 2 && (p[0] == 'K'))
         unit = 1024.0;
-    *out = (uint64_t)llround(v * unit);
-    return true;
+    return kvb__log_bytes(v, unit, out);
 }
 
 static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
@@ -531,7 +522,7 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
     }
     if ((p = kvb__log_after(line, n, "Number of tokens per block: ")) &&
         number(p, end, &v)) {
-        f->block_size = (uint32_t)v;
+        f->block_size = (uint32_t)kvb__min(v, UINT32_MAX);
         kvb__log_set(f, KVB_LOG_BIT_BLOCK_SIZE);
         mine = true;
     }
@@ -584,7 +575,7 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
     }
     if ((p = kvb__log_after(line, n, "TRTGptModel maxBatchSize: ")) &&
         number(p, end, &v)) {
-        f->max_num_seqs = (uint32_t)v;
+        f->max_num_seqs = (uint32_t)kvb__min(v, UINT32_MAX);
         kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_SEQS);
         mine = true;
     }
@@ -616,8 +607,8 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
         mine = true;
     }
     if ((p = kvb__log_after(line, n, "Total GPU memory (GiB): ")) &&
-        number(p, end, &v)) {
-        f->gpu_total_bytes = (uint64_t)llround(v * 1073741824.0);
+        number(p, end, &v) && kvb__log_bytes(v, 1073741824.0, &b)) {
+        f->gpu_total_bytes = b;
         kvb__log_set(f, KVB_LOG_BIT_GPU_TOTAL_BYTES);
         mine = true;
     }

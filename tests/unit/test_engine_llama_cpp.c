@@ -1033,6 +1033,21 @@ static void test_llama_log_lines(void **state)
     assert_int_equal(f.compute_buffer_bytes, (uint64_t)(8.2 * GIB + 0.5));
 }
 
+/* Sizes no engine prints are not facts: a 30-digit MiB count would
+ * overflow the cast to bytes (undefined, C11 6.3.1.4), so it is dropped. */
+static void test_llama_log_hostile_sizes(void **state)
+{
+    (void)state;
+    kvb_log_facts f = parse("llama_kv_cache_init:      CUDA0 KV buffer size = "
+                            "999999999999999999999999999999.00 MiB\n");
+    assert_false(KVB_LOG_HAS(&f, KV_CACHE_BYTES));
+    f = parse("time=2025-02-18T10:00:00.000Z level=INFO source=memory.go:356 "
+              "msg=\"offload to cuda\" layers.model=81 layers.offload=44 "
+              "memory.required.kv=\"99999999999999999999 GiB\"\n");
+    assert_int_equal(f.layers_on_gpu, 44);
+    assert_false(KVB_LOG_HAS(&f, KV_CACHE_BYTES));
+}
+
 /* Ollama from 0.12 logs its layout per device (ml/device.go); the
  * lines below are in that format (sizes from llamacpp-log-004's model). */
 static void test_ollama_device_lines(void **state)
@@ -1126,6 +1141,7 @@ KVB_TESTS(cmocka_unit_test(test_llama_kv_equals_llama_cpp),
           cmocka_unit_test(test_ollama_placement),
           cmocka_unit_test(test_llama_cmdline),
           cmocka_unit_test(test_llama_log_lines),
+          cmocka_unit_test(test_llama_log_hostile_sizes),
           cmocka_unit_test(test_ollama_device_lines),
           cmocka_unit_test(test_llama_render),
           cmocka_unit_test(test_llama_versions));

@@ -307,6 +307,34 @@ static void test_trtllm_log(void **state)
     assert_true(strlen(buf) > 0);
 }
 
+/* Numbers no engine prints (found by fuzz_log: a 47-digit maxNumTokens
+ * reached a double-to-integer cast, undefined in C11 6.3.1.4) are not
+ * facts: they are dropped, and the line's other facts stay. */
+static void test_trtllm_log_hostile_numbers(void **state)
+{
+    (void)state;
+    const char *log =
+        "[TensorRT-LLM][INFO] TRTGptModel maxNumTokens: "
+        "22222222222222222222222222222222222222222222222\n"
+        "[TensorRT-LLM][INFO] TRTGptModel maxBatchSize: 99999999999999\n"
+        "[TensorRT-LLM][INFO] Number of tokens per block: 1e999\n"
+        "[TensorRT-LLM][INFO] Loaded engine size: 999999999999999 GiB\n"
+        "Total GPU memory (GiB): 1.5e308\n"
+        "[TensorRT-LLM][INFO] TRTGptModel maxSequenceLen: 4096\n";
+    kvb_log_facts f;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(log, strlen(log), &f, &e), KVB_OK);
+    assert_false(KVB_LOG_HAS(&f, MAX_NUM_BATCHED_TOKENS));
+    assert_false(KVB_LOG_HAS(&f, WEIGHTS_BYTES));
+    /* the bounded count is kept, clamped to what the field holds */
+    assert_int_equal(f.max_num_seqs, UINT32_MAX);
+    /* "1e999" reads as 1, "1.5e308" as 1.5 GiB: digits and '.' only */
+    assert_int_equal(f.block_size, 1);
+    assert_int_equal(f.gpu_total_bytes, (uint64_t)(1.5 * GIB));
+    assert_int_equal(f.max_model_len, 4096);
+}
+
 /* A fix rendered as trtllm-serve flags. */
 static void test_trtllm_render(void **state)
 {
@@ -352,5 +380,6 @@ KVB_TESTS(cmocka_unit_test(test_trtllm_records),
           cmocka_unit_test(test_trtllm_parallelism),
           cmocka_unit_test(test_trtllm_cmdline),
           cmocka_unit_test(test_trtllm_log),
+          cmocka_unit_test(test_trtllm_log_hostile_numbers),
           cmocka_unit_test(test_trtllm_render),
           cmocka_unit_test(test_trtllm_versions));

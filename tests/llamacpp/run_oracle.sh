@@ -4,7 +4,7 @@
 # For each case: llama.cpp's "llama_kv_cache: size = ..." lines (one per
 # cache) must equal ours byte for byte, so must its output buffer, and its
 # compute buffer (CPU backend) must be within 15% of ours.  Exit 77: the
-# oracle cannot run here (no node, npm or python3; npm ci failed).
+# oracle cannot run here (no node, npm or python3; npm install failed).
 set -u
 check=$1
 work=$2
@@ -16,10 +16,14 @@ for tool in node npm python3; do
     fi
 done
 if [ ! -d "$here/node_modules/@node-llama-cpp/linux-x64" ]; then
-    echo "# installing node-llama-cpp 3.22.1 from package-lock.json (npm ci)"
-    if ! (cd "$here" && npm ci --omit=optional --ignore-scripts --no-audit \
-            --no-fund >/dev/null 2>&1); then
-        echo "SKIP: npm ci failed (no registry?); the oracle was not run"
+    # npm install, not npm ci: npm 11's ci refuses a lock file that holds
+    # only this platform's optional prebuilt packages ("Missing: ... from
+    # lock file"), while install still takes every version from the lock
+    # and, with --no-save, leaves it as it is.
+    echo "# installing node-llama-cpp 3.22.1 from package-lock.json"
+    if ! (cd "$here" && npm install --no-save --omit=optional \
+            --ignore-scripts --no-audit --no-fund >/dev/null 2>&1); then
+        echo "SKIP: npm install failed (no registry?); the oracle was not run"
         exit 77
     fi
 fi

@@ -65,6 +65,13 @@ static const family families[] = {
     {KVB_ARCH_GPT_NEOX, F_NEOX, 0, 0, false},
     {KVB_ARCH_QWEN2_MOE, KVB_MODEL_ATTN_QKV_BIAS | KVB_MODEL_SHARED_EXPERT_GATE,
      0, 0, true},
+    /* Qwen3-Next: gated attention (q_proj twice as wide), q/k norms, a
+     * sigmoid-gated shared expert (modeling_qwen3_next.py). */
+    {KVB_ARCH_QWEN3_NEXT,
+     KVB_MODEL_QK_NORM | KVB_MODEL_SHARED_EXPERT_GATE | KVB_MODEL_ATTN_GATE, 0,
+     0, false},
+    /* Nemotron-H: relu2 MLPs of up_proj and down_proj only. */
+    {KVB_ARCH_NEMOTRON_H, KVB_MODEL_MLP_NO_GATE, 0, 0, false},
 };
 
 static const family *family_of(int32_t arch)
@@ -276,6 +283,10 @@ static const struct {
      "intermediate_size"},
     {KVB_ARCH_OPT, KVB_READ_FIELD_INTERMEDIATE_SIZE, "ffn_dim"},
     {KVB_ARCH_FALCON, KVB_READ_FIELD_INTERMEDIATE_SIZE, "ffn_hidden_size"},
+    {KVB_ARCH_NEMOTRON_H, KVB_READ_FIELD_HEAD_DIM,
+     "head_dim,attention_head_dim"},
+    {KVB_ARCH_NEMOTRON_H, KVB_READ_FIELD_SHARED_EXPERT_INTERMEDIATE_SIZE,
+     "moe_shared_expert_intermediate_size"},
 };
 
 static const char *keys_for(const cfg *c, const slot *s)
@@ -823,6 +834,206 @@ static void dtype(cfg *c)
     }
 }
 
+/* ---- hybrid layers (Qwen3-Next, Nemotron-H) ---- */
+
+static bool is_hybrid(const cfg *c)
+{
+    return c->fam->arch == KVB_ARCH_QWEN3_NEXT ||
+           c->fam->arch == KVB_ARCH_NEMOTRON_H;
+}
+
+/* One recurrent size, required: the families' defaults are not read from
+ * the classes, so a config without the key is refused by name. */
+static kvb_status ssm_size(cfg *c, const char *keys, uint32_t *out)
+{
+    char key[64];
+    bool found = false;
+    uint64_t v = 0;
+    kvb_status st = get_u64(c, c->obj, keys, &v, key, &found);
+    if (st)
+        return st;
+    size_t n = strcspn(keys, ",");
+    if (!found || v == 0 || v > 65536)
+        return cfg_fail(c, found ? KVB_ERANGE : KVB_EPARSE, found ? key : keys,
+                        "%.*s is %s; allowed: 1..65536 (the recurrent "
+                        "layers' size)",
+                        (int)n, keys, found ? "out of range" : "missing");
+    *out = (uint32_t)v;
+    return KVB_OK;
+}
+
+/* A per-layer list of names into layer_pattern: `names` and `kinds` pair
+ * each accepted name with its layer_pattern character. */
+static kvb_status pattern_list(cfg *c, const char *key,
+                               const char *const *names, const char *kinds,
+                               size_t n_names)
+{
+    kvb_model *m = &c->r->model;
+    json_t *list = json_object_get(c->obj, key);
+    size_t n = json_array_size(list);
+    if (n != m->num_hidden_layers || n >= sizeof m->layer_pattern)
+        return cfg_fail(c, KVB_EPARSE, key,
+                        "%s has %zu entries; allowed: one per layer (%u), "
+                        "at most %zu",
+                        key, n, m->num_hidden_layers,
+                        sizeof m->layer_pattern - 1);
+    for (size_t i = 0; i < n; i++) {
+        const char *t = json_string_value(json_array_get(list, i));
+        size_t k = 0;
+        while (t && k < n_names && strcmp(t, names[k]) != 0)
+            k++;
+        if (!t || k == n_names)
+            return cfg_fail(c, KVB_EUNSUPPORTED, key,
+                            "%s[%zu] (%s) is not a layer kind modelled "
+                            "here",
+                            key, i, t ? t : "not a string");
+        m->layer_pattern[i] = kinds[k];
+    }
+    m->layer_pattern[n] = '\0';
+    return KVB_OK;
+}
+
+/*
+ * Qwen3-Next (configuration_qwen3_next.py): layer_types names each layer
+ * "linear_attention" (Gated DeltaNet, 'G') or "full_attention" ('A');
+ * without it, layer i is full iff (i + 1) % full_attention_interval == 0.
+ * Every layer then has its MoE (or dense) MLP.  The mtp.* layers the
+ * checkpoint carries are loaded only for speculative decoding, so they are
+ * not in the inventory.
+ */
+static kvb_status qwen3_next(cfg *c)
+{
+    static const char *const names[] = {"linear_attention", "full_attention"};
+    kvb_model *m = &c->r->model;
+    kvb_status st = KVB_OK;
+    if (m->num_hidden_layers >= sizeof m->layer_pattern)
+        return cfg_fail(c, KVB_ERANGE, "num_hidden_layers",
+                        "num_hidden_layers (%u) is too many for a hybrid; "
+                        "allowed: at most %zu",
+                        m->num_hidden_layers, sizeof m->layer_pattern - 1);
+    if (json_is_array(json_object_get(c->obj, "layer_types"))) {
+        st = pattern_list(c, "layer_types", names, "GA", 2);
+    } else {
+        char key[64];
+        bool found = false;
+        uint64_t every = 0;
+        st = get_u64(c, c->obj, "full_attention_interval", &every, key, &found);
+        if (!st && (!found || every == 0))
+            return cfg_fail(c, KVB_EPARSE, "full_attention_interval",
+                            "full_attention_interval is missing or 0 and "
+                            "layer_types is absent; allowed: the layer kinds "
+                            "in one of them");
+        for (uint32_t i = 0; !st && i < m->num_hidden_layers; i++)
+            m->layer_pattern[i] = (i + 1) % every == 0 ? 'A' : 'G';
+    }
+    if (!st)
+        st = ssm_size(c, "linear_num_value_heads", &m->ssm_num_heads);
+    if (!st)
+        st = ssm_size(c, "linear_value_head_dim", &m->ssm_head_dim);
+    if (!st)
+        st = ssm_size(c, "linear_num_key_heads", &m->ssm_n_groups);
+    if (!st)
+        st = ssm_size(c, "linear_key_head_dim", &m->ssm_state_size);
+    if (!st)
+        st = ssm_size(c, "linear_conv_kernel_dim", &m->ssm_conv_kernel);
+    return st;
+}
+
+/* Nemotron-H options whose tensors the inventory does not hold: say so
+ * rather than count a different model. */
+static kvb_status nemotron_h_options(cfg *c)
+{
+    bool conv_bias = true, proj_bias = false;
+    kvb_status st = get_bool(c, c->obj, "use_conv_bias", true, &conv_bias);
+    if (!st)
+        st = get_bool(c, c->obj, "mamba_proj_bias,use_bias", false, &proj_bias);
+    if (!st && (!conv_bias || proj_bias))
+        return cfg_fail(c, KVB_EUNSUPPORTED,
+                        conv_bias ? "mamba_proj_bias" : "use_conv_bias",
+                        "a Mamba2 mixer %s is not modelled; allowed: "
+                        "use_conv_bias true, mamba_proj_bias false",
+                        conv_bias ? "with projection biases"
+                                  : "without a conv bias");
+    json_t *latent = json_object_get(c->obj, "moe_latent_size");
+    if (!st && latent && !json_is_null(latent))
+        return cfg_fail(c, KVB_EUNSUPPORTED, "moe_latent_size",
+                        "moe_latent_size: latent MoE projections are not "
+                        "modelled; allowed: no latent MoE");
+    return st;
+}
+
+/*
+ * Nemotron-H (configuration_nemotron_h.py; vLLM nemotron_h.py builds one
+ * block per character): hybrid_override_pattern gives each block as M
+ * (Mamba2), * (attention), - (MLP) or E (MoE), the same letters
+ * layer_pattern uses; newer configs spell it layers_block_type ("mamba",
+ * "attention", "mlp", "moe").  The MoE router keeps an
+ * e_score_correction_bias.  mamba_ssm_cache_dtype, when given, is the
+ * temporal state's dtype.
+ */
+static kvb_status nemotron_h(cfg *c)
+{
+    static const char *const names[] = {"mamba", "attention", "mlp", "moe"};
+    kvb_model *m = &c->r->model;
+    const char *pattern = get_string(c->obj, "hybrid_override_pattern");
+    kvb_status st = nemotron_h_options(c);
+    if (st)
+        return st;
+    if (pattern) {
+        size_t n = strlen(pattern);
+        if (n != m->num_hidden_layers || n >= sizeof m->layer_pattern)
+            return cfg_fail(c, KVB_EPARSE, "hybrid_override_pattern",
+                            "hybrid_override_pattern has %zu blocks but "
+                            "num_hidden_layers is %u; allowed: one per "
+                            "layer, at most %zu",
+                            n, m->num_hidden_layers,
+                            sizeof m->layer_pattern - 1);
+        for (size_t i = 0; i < n; i++)
+            if (!strchr("M*-E", pattern[i]))
+                return cfg_fail(c, KVB_EUNSUPPORTED, "hybrid_override_pattern",
+                                "hybrid_override_pattern[%zu] ('%c') is not "
+                                "a block kind; allowed: M * - E",
+                                i, pattern[i]);
+        memcpy(m->layer_pattern, pattern, n + 1);
+    } else if (json_is_array(json_object_get(c->obj, "layers_block_type"))) {
+        st = pattern_list(c, "layers_block_type", names, "M*-E", 4);
+    } else {
+        return cfg_fail(c, KVB_EPARSE, "hybrid_override_pattern",
+                        "hybrid_override_pattern (or layers_block_type) is "
+                        "missing; the block kinds must be given");
+    }
+    if (!st)
+        st = ssm_size(c, "mamba_num_heads", &m->ssm_num_heads);
+    if (!st)
+        st = ssm_size(c, "mamba_head_dim", &m->ssm_head_dim);
+    if (!st)
+        st = ssm_size(c, "n_groups,mamba_n_groups", &m->ssm_n_groups);
+    if (!st)
+        st = ssm_size(c, "ssm_state_size", &m->ssm_state_size);
+    if (!st)
+        st = ssm_size(c, "conv_kernel,mamba_d_conv", &m->ssm_conv_kernel);
+    const char *sd = get_string(c->obj, "mamba_ssm_cache_dtype");
+    int32_t d = KVB_DTYPE_AUTO;
+    if (!st && sd && kvb_dtype_find(sd, &d, NULL) == KVB_OK &&
+        d != KVB_DTYPE_FP8)
+        m->ssm_state_dtype = d;
+    if (m->num_experts)
+        m->flags |= KVB_MODEL_ROUTER_SCORE_BIAS;
+    return st;
+}
+
+static kvb_status hybrid(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    m->sliding_window = 0; /* neither family slides its attention */
+    m->sliding_window_pattern = 0;
+    kvb_status st =
+        c->fam->arch == KVB_ARCH_QWEN3_NEXT ? qwen3_next(c) : nemotron_h(c);
+    if (!st)
+        cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");
+    return st;
+}
+
 /* ---- architecture ---- */
 
 static const struct {
@@ -869,11 +1080,6 @@ static kvb_status architecture(cfg *c)
     }
     int32_t arch = KVB_ARCH_GENERIC;
     bool known = type && kvb_arch_find(type, &arch, NULL) == KVB_OK;
-    /* The hybrids' layer patterns and recurrent sizes are not read from a
-     * config.json yet: until they are, such a file stays unknown (the
-     * presets carry them). */
-    if (arch == KVB_ARCH_QWEN3_NEXT || arch == KVB_ARCH_NEMOTRON_H)
-        known = false;
     for (size_t i = 0; type && !known && i < KVB__ARRAY_LEN(extra_types); i++)
         if (kvb__strcasecmp(type, extra_types[i].name) == 0) {
             arch = extra_types[i].arch;
@@ -988,7 +1194,9 @@ static kvb_status read_model(cfg *c)
         st = experts(c);
     if (!st)
         st = require(c);
-    if (!st)
+    if (!st && is_hybrid(c))
+        st = hybrid(c);
+    else if (!st)
         st = sliding(c);
     if (!st && c->fam->arch == KVB_ARCH_LLAMA4)
         st = chunking(c);

@@ -1,0 +1,254 @@
+/*
+ * test_read_hybrid.c -- hybrid config.json files (Qwen3-Next, Nemotron-H)
+ * into kvb_model: the layer kinds, the recurrent sizes, and the parameter
+ * count each published file implies.  Files and sources:
+ * tests/data/configs/SOURCES.md.
+ */
+#include "testing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void data_path(char *out, size_t cap, const char *name)
+{
+    const char *env = getenv("KVB_TEST_DATA");
+    const char *f = __FILE__;
+    const char *slash = strrchr(f, '/');
+    if (env && *env)
+        snprintf(out, cap, "%s/%s", env, name);
+    else
+        snprintf(out, cap, "%.*s/../data/%s", (int)(slash ? slash - f : 0), f,
+                 name);
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+    char path[1024];
+    data_path(path, sizeof path, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Parse `name` with the first `from` replaced by `to` (from NULL: as is). */
+static kvb_status parse(const char *name, const char *from, const char *to,
+                        kvb_model *m, kvb_error *e)
+{
+    size_t len = 0;
+    char *text = slurp(name, &len);
+    char *buf = text;
+    if (from) {
+        char *at = strstr(text, from);
+        assert_non_null(at);
+        size_t a = (size_t)(at - text), fl = strlen(from), tl = strlen(to);
+        buf = malloc(len - fl + tl + 1);
+        assert_non_null(buf);
+        memcpy(buf, text, a);
+        memcpy(buf + a, to, tl);
+        memcpy(buf + a + tl, at + fl, len - a - fl + 1);
+        len = len - fl + tl;
+        free(text);
+    }
+    kvb_quant q;
+    kvb_read_info info;
+    assert_int_equal(KVB_MODEL_INIT(m), KVB_OK);
+    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
+    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
+    assert_int_equal(kvb_error_init(e, sizeof *e), KVB_OK);
+    kvb_status st = kvb_config_parse(buf, len, m, &q, &info, e);
+    free(buf);
+    return st;
+}
+
+static kvb_model read_ok(const char *name)
+{
+    kvb_model m;
+    kvb_error e;
+    kvb_status st = parse(name, NULL, NULL, &m, &e);
+    if (st)
+        fail_msg("%s: %s %s: %s", name, kvb_status_name(st), e.field,
+                 e.message);
+    return m;
+}
+
+static uint64_t params(const kvb_model *m)
+{
+    uint64_t total = 0;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(kvb_model_param_count(m, &total, NULL, &e), KVB_OK);
+    return total;
+}
+
+/* Qwen/Qwen3-Next-80B-A3B-Instruct: full_attention_interval 4 gives
+ * GGGA x 12; the linear_* keys are the Gated DeltaNet sizes.  The read
+ * model is the preset row (written from the same file) field for field,
+ * and its count is the one test_hybrid.c works out by hand (the model
+ * card: "80B in total"). */
+static void test_read_hybrid_qwen3_next(void **state)
+{
+    (void)state;
+    kvb_model m = read_ok("configs/qwen3-next-80b-a3b-instruct.json");
+    kvb_model p = preset_model("Qwen3-Next-80B-A3B");
+    assert_int_equal(m.arch, KVB_ARCH_QWEN3_NEXT);
+    assert_string_equal(m.layer_pattern, p.layer_pattern);
+    assert_int_equal(m.flags, p.flags);
+    assert_int_equal(m.ssm_num_heads, 32);
+    assert_int_equal(m.ssm_head_dim, 128);
+    assert_int_equal(m.ssm_n_groups, 16);
+    assert_int_equal(m.ssm_state_size, 128);
+    assert_int_equal(m.ssm_conv_kernel, 4);
+    assert_int_equal(m.num_shared_experts, 1);
+    assert_int_equal(m.moe_layer_step, 0);
+    assert_int_equal(m.sliding_window, 0);
+    assert_int_equal(params(&m), 79674391296ull);
+
+    /* layer_types, when given, decides instead of the interval: here the
+     * first layer made full attention, so 13 attention layers. */
+    kvb_error e;
+    char types[1024] = "\"layer_types\": [\"full_attention\"";
+    for (int i = 1; i < 48; i++)
+        strcat(types, i % 4 == 3 ? ", \"full_attention\""
+                                 : ", \"linear_attention\"");
+    strcat(types, "], \"full_attention_interval\"");
+    assert_int_equal(parse("configs/qwen3-next-80b-a3b-instruct.json",
+                           "\"full_attention_interval\"", types, &m, &e),
+                     KVB_OK);
+    assert_int_equal(kvb__count_attn(&m, 0, 48), 13);
+    assert_int_equal(m.layer_pattern[0], 'A');
+    assert_int_equal(m.layer_pattern[1], 'G');
+}
+
+/* nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B: the pattern's 23 M, 23 E and 6 *
+ * blocks, Mamba2 64 x 64, 8 groups, state 128; the shared expert's width
+ * under its Nemotron spelling.  Equal to the preset except the state
+ * dtype: the file names none, so it stays the model's (the preset pins
+ * float32). */
+static void test_read_hybrid_nemotron3(void **state)
+{
+    (void)state;
+    kvb_model m = read_ok("configs/nemotron-3-nano-30b-a3b.json");
+    kvb_model p = preset_model("Nemotron-3-Nano-30B-A3B");
+    assert_int_equal(m.arch, KVB_ARCH_NEMOTRON_H);
+    assert_string_equal(m.layer_pattern, p.layer_pattern);
+    assert_int_equal(m.flags, p.flags);
+    assert_int_equal(m.shared_expert_intermediate_size, 3712);
+    assert_int_equal(m.num_experts, 128);
+    assert_int_equal(m.ssm_num_heads, 64);
+    assert_int_equal(m.ssm_n_groups, 8);
+    assert_int_equal(m.ssm_state_dtype, KVB_DTYPE_AUTO);
+    assert_int_equal(params(&m), 31577940288ull); /* "31.6B total" */
+
+    kvb_error e;
+    assert_int_equal(parse("configs/nemotron-3-nano-30b-a3b.json",
+                           "\"use_bias\": false",
+                           "\"mamba_ssm_cache_dtype\": \"float32\"", &m, &e),
+                     KVB_OK);
+    assert_int_equal(m.ssm_state_dtype, KVB_DTYPE_FP32);
+}
+
+/*
+ * nvidia/NVIDIA-Nemotron-Nano-9B-v2: its time_step_limit holds the bare
+ * word Infinity, which the reader must accept.  56 blocks: 27 Mamba2, 4
+ * attention, 25 MLP.  KV per token: 4 layers x 2 x 8 heads x 128 x 2 B =
+ * 16384.  State per request (bf16): conv (128 x 80 + 2 x 8 x 128) x 3 x 2
+ * = 73728 B, temporal 128 x 80 x 128 x 2 = 2621440 B, in 27 layers:
+ * 72769536 B.
+ * Parameters by hand: embedding and lm_head 2 x 131072 x 4480; a Mamba2
+ * block norm 4480 + in_proj (10240 + 12288 + 128) x 4480 + conv1d 12288
+ * x 4 + bias 12288 + A_log, D, dt_bias 3 x 128 + gated norm 10240 +
+ * out_proj 4480 x 10240; an attention block norm + q 5120 x 4480 + k, v
+ * 1024 x 4480 each + o 4480 x 5120; an MLP block norm + up and down
+ * 15680 x 4480 each; a final norm.
+ */
+static void test_read_hybrid_nemotron_nano_v2(void **state)
+{
+    (void)state;
+    kvb_model m = read_ok("configs/nemotron-nano-9b-v2.json");
+    assert_int_equal(kvb__count_kind(&m, 0, 56, 'M'), 27);
+    assert_int_equal(kvb__count_attn(&m, 0, 56), 4);
+    assert_int_equal(kvb__count_kind(&m, 0, 56, '-'), 25);
+    assert_int_equal(m.head_dim, 128);
+    assert_int_equal(m.ssm_head_dim, 80);
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_error e = KVB_ERROR_INIT;
+    uint64_t whole = 0;
+    assert_int_equal(kvb_kv_bytes_per_token(&m, &q, 1, 1, &whole, NULL, &e),
+                     KVB_OK);
+    assert_int_equal(whole, 16384);
+    assert_int_equal(kvb__state_bytes_per_request(&m, &q, 1, 0, 56), 72769536);
+    const uint64_t H = 4480;
+    uint64_t mamba = H + 22656 * H + 12288 * 4 + 12288 + 384 + 10240 + H * 10240;
+    uint64_t attn = H + 5120 * H + 2 * 1024 * H + H * 5120;
+    uint64_t mlp = H + 2 * 15680 * H;
+    uint64_t want = 2 * 131072 * H + 27 * mamba + 4 * attn + 25 * mlp + H;
+    assert_int_equal(params(&m), want);
+    assert_int_equal(want, 8888227328ull); /* the model card: "8.89B" */
+}
+
+/* Newer Nemotron configs list the blocks by name (layers_block_type). */
+static void test_read_hybrid_block_names(void **state)
+{
+    (void)state;
+    kvb_model m;
+    kvb_error e;
+    char list[1024] = "\"layers_block_type\": [";
+    const char *p = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME";
+    for (size_t i = 0; p[i]; i++) {
+        strcat(list, i ? ", " : "");
+        strcat(list, p[i] == 'M'   ? "\"mamba\""
+                     : p[i] == 'E' ? "\"moe\""
+                                   : "\"attention\"");
+    }
+    /* the pattern key renamed away, so the list is what is read */
+    strcat(list, "], \"unused_pattern\"");
+    assert_int_equal(parse("configs/nemotron-3-nano-30b-a3b.json",
+                           "\"hybrid_override_pattern\"", list, &m, &e),
+                     KVB_OK);
+    assert_string_equal(m.layer_pattern, p);
+}
+
+/* What the reader cannot model it refuses, naming the key. */
+static void test_read_hybrid_refusals(void **state)
+{
+    (void)state;
+    kvb_model m;
+    kvb_error e;
+    const char *nano = "configs/nemotron-3-nano-30b-a3b.json";
+    assert_int_equal(parse(nano, "\"use_bias\": false",
+                           "\"moe_latent_size\": 1024", &m, &e),
+                     KVB_EUNSUPPORTED);
+    assert_string_equal(e.field, "config.moe_latent_size");
+    assert_int_equal(parse(nano, "\"mamba_num_heads\"", "\"renamed\"", &m, &e),
+                     KVB_EPARSE);
+    assert_string_equal(e.field, "config.mamba_num_heads");
+    assert_int_equal(parse(nano, "MEMEM*", "MEMEMX", &m, &e),
+                     KVB_EUNSUPPORTED);
+    assert_int_equal(parse(nano, "MEMEM*", "MEMEM", &m, &e), KVB_EPARSE);
+    assert_int_equal(parse(nano, "\"use_conv_bias\": true",
+                           "\"use_conv_bias\": false", &m, &e),
+                     KVB_EUNSUPPORTED);
+    const char *qn = "configs/qwen3-next-80b-a3b-instruct.json";
+    assert_int_equal(parse(qn, "\"linear_key_head_dim\"", "\"x\"", &m, &e),
+                     KVB_EPARSE);
+    assert_string_equal(e.field, "config.linear_key_head_dim");
+    assert_int_equal(parse(qn, "\"full_attention_interval\": 4",
+                           "\"full_attention_interval\": 0", &m, &e),
+                     KVB_EPARSE);
+}
+
+KVB_TESTS(cmocka_unit_test(test_read_hybrid_qwen3_next),
+          cmocka_unit_test(test_read_hybrid_nemotron3),
+          cmocka_unit_test(test_read_hybrid_nemotron_nano_v2),
+          cmocka_unit_test(test_read_hybrid_block_names),
+          cmocka_unit_test(test_read_hybrid_refusals));

@@ -118,8 +118,8 @@ static void test_read_hybrid_qwen3_next(void **state)
     kvb_error e;
     char types[1024] = "\"layer_types\": [\"full_attention\"";
     for (int i = 1; i < 48; i++)
-        strcat(types, i % 4 == 3 ? ", \"full_attention\""
-                                 : ", \"linear_attention\"");
+        strcat(types,
+               i % 4 == 3 ? ", \"full_attention\"" : ", \"linear_attention\"");
     strcat(types, "], \"full_attention_interval\"");
     assert_int_equal(parse("configs/qwen3-next-80b-a3b-instruct.json",
                            "\"full_attention_interval\"", types, &m, &e),
@@ -188,7 +188,8 @@ static void test_read_hybrid_nemotron_nano_v2(void **state)
     assert_int_equal(whole, 16384);
     assert_int_equal(kvb__state_bytes_per_request(&m, &q, 1, 0, 56), 72769536);
     const uint64_t H = 4480;
-    uint64_t mamba = H + 22656 * H + 12288 * 4 + 12288 + 384 + 10240 + H * 10240;
+    uint64_t mamba =
+        H + 22656 * H + 12288 * 4 + 12288 + 384 + 10240 + H * 10240;
     uint64_t attn = H + 5120 * H + 2 * 1024 * H + H * 5120;
     uint64_t mlp = H + 2 * 15680 * H;
     uint64_t want = 2 * 131072 * H + 27 * mamba + 4 * attn + 25 * mlp + H;
@@ -225,15 +226,14 @@ static void test_read_hybrid_refusals(void **state)
     kvb_model m;
     kvb_error e;
     const char *nano = "configs/nemotron-3-nano-30b-a3b.json";
-    assert_int_equal(parse(nano, "\"use_bias\": false",
-                           "\"moe_latent_size\": 1024", &m, &e),
-                     KVB_EUNSUPPORTED);
+    assert_int_equal(
+        parse(nano, "\"use_bias\": false", "\"moe_latent_size\": 1024", &m, &e),
+        KVB_EUNSUPPORTED);
     assert_string_equal(e.field, "config.moe_latent_size");
     assert_int_equal(parse(nano, "\"mamba_num_heads\"", "\"renamed\"", &m, &e),
                      KVB_EPARSE);
     assert_string_equal(e.field, "config.mamba_num_heads");
-    assert_int_equal(parse(nano, "MEMEM*", "MEMEMX", &m, &e),
-                     KVB_EUNSUPPORTED);
+    assert_int_equal(parse(nano, "MEMEM*", "MEMEMX", &m, &e), KVB_EUNSUPPORTED);
     assert_int_equal(parse(nano, "MEMEM*", "MEMEM", &m, &e), KVB_EPARSE);
     assert_int_equal(parse(nano, "\"use_conv_bias\": true",
                            "\"use_conv_bias\": false", &m, &e),

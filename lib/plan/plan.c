@@ -78,6 +78,17 @@ bool kvb__parallelism_bad(const kvb__engine_in *in, uint32_t gpu_count,
                      "MLP width (%llu / %llu)",
                      tp, (unsigned long long)m->intermediate_size,
                      (unsigned long long)m->moe_intermediate_size);
+    } else if (kvb__has_recurrent(m) &&
+               (m->ssm_num_heads % tp ||
+                (strchr(m->layer_pattern, 'G') && m->ssm_n_groups % tp))) {
+        /* MambaMixer2 and Qwen3-Next's GatedDeltaNet divide their heads
+         * (GDN: key heads too) by TP; Mamba2 groups that do not divide are
+         * replicated instead (extra_groups_for_head_shards) */
+        if (msg)
+            snprintf(msg, cap,
+                     "tensor_parallel_size %u does not divide the "
+                     "recurrent layers' heads (%u value, %u key/group)",
+                     tp, m->ssm_num_heads, m->ssm_n_groups);
     } else {
         return false;
     }

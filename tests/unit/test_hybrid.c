@@ -215,6 +215,31 @@ static void test_hybrid_plan_refusals(void **state)
     assert_non_null(strstr(e.message, "SGLang"));
 }
 
+/* Recurrent heads that TP does not divide stop vLLM (MambaMixer2 and
+ * GatedDeltaNet divide them per rank): 36 value heads at TP 8, where the
+ * attention (16 heads, 2 KV heads) and MLP widths would split. */
+static void test_hybrid_tp_divides_recurrent_heads(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    m.ssm_num_heads = 36;
+    m.ssm_n_groups = 12;
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_gpu g = gpu_of(141 * GIB, 8);
+    kvb_serving s = serving_default();
+    s.engine_version = 1100;
+    s.tensor_parallel_size = 8;
+    kvb_plan p;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.verdict, KVB_VERDICT_PARALLELISM_INVALID);
+    assert_non_null(strstr(p.message, "recurrent"));
+    s.tensor_parallel_size = 4; /* 36 / 4 and 12 / 4 */
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_not_equal(p.verdict, KVB_VERDICT_PARALLELISM_INVALID);
+}
+
 /* A pattern that does not match the layers is refused. */
 static void test_hybrid_refusals(void **state)
 {
@@ -239,4 +264,5 @@ KVB_TESTS(cmocka_unit_test(test_hybrid_qwen3_next_params_by_hand),
           cmocka_unit_test(test_hybrid_refusals),
           cmocka_unit_test(test_hybrid_vllm_qwen3_next),
           cmocka_unit_test(test_hybrid_vllm_nemotron3),
-          cmocka_unit_test(test_hybrid_plan_refusals));
+          cmocka_unit_test(test_hybrid_plan_refusals),
+          cmocka_unit_test(test_hybrid_tp_divides_recurrent_heads));

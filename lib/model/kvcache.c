@@ -85,8 +85,7 @@ uint64_t kvb__state_bytes_per_request(const kvb_model *m, const kvb_quant *q,
                                       uint32_t tp, uint32_t first,
                                       uint32_t last)
 {
-    uint32_t n = kvb__count_kind(m, first, last, 'M') +
-                 kvb__count_kind(m, first, last, 'G');
+    uint32_t n = kvb__count_recurrent(m, first, last);
     if (!n)
         return 0;
     uint64_t conv = 0, ssm = 0;
@@ -170,8 +169,7 @@ void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
         {0}, 0, 0, m->sliding_window, m->attention_chunk_size, 0, {0}, 0, 0, 0};
     kvb__kv_count_kinds(m, first, last, hybrid, ks->layers);
     if (hybrid)
-        ks->recurrent = kvb__count_kind(m, first, last, 'M') +
-                        kvb__count_kind(m, first, last, 'G');
+        ks->recurrent = kvb__count_recurrent(m, first, last);
     uint64_t elems = layer_elems_per_token(m, tp);
     uint64_t b = kvb__dtype_bytes(kvb__kv_dtype(m, q));
     ks->page_bytes = (uint64_t)block_size * elems * b;

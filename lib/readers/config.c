@@ -72,6 +72,8 @@ static const family families[] = {
      0, false},
     /* Nemotron-H: relu2 MLPs of up_proj and down_proj only. */
     {KVB_ARCH_NEMOTRON_H, KVB_MODEL_MLP_NO_GATE, 0, 0, false},
+    /* Granite-4.0-H: gated SiLU experts and shared MLP (granitemoehybrid) */
+    {KVB_ARCH_GRANITE_H, 0, 0, 0, false},
 };
 
 static const family *family_of(int32_t arch)
@@ -287,6 +289,8 @@ static const struct {
      "head_dim,attention_head_dim"},
     {KVB_ARCH_NEMOTRON_H, KVB_READ_FIELD_SHARED_EXPERT_INTERMEDIATE_SIZE,
      "moe_shared_expert_intermediate_size"},
+    {KVB_ARCH_GRANITE_H, KVB_READ_FIELD_SHARED_EXPERT_INTERMEDIATE_SIZE,
+     "shared_intermediate_size"},
 };
 
 static const char *keys_for(const cfg *c, const slot *s)
@@ -839,7 +843,8 @@ static void dtype(cfg *c)
 static bool is_hybrid(const cfg *c)
 {
     return c->fam->arch == KVB_ARCH_QWEN3_NEXT ||
-           c->fam->arch == KVB_ARCH_NEMOTRON_H;
+           c->fam->arch == KVB_ARCH_NEMOTRON_H ||
+           c->fam->arch == KVB_ARCH_GRANITE_H;
 }
 
 /* One recurrent size, required: the families' defaults are not read from
@@ -1022,13 +1027,84 @@ static kvb_status nemotron_h(cfg *c)
     return st;
 }
 
+/* Granite-4.0-H's mamba_d_head: a number, or "auto" for mamba_expand x
+ * hidden_size / mamba_n_heads (GraniteMoeHybridConfig). */
+static kvb_status granite_head(cfg *c, kvb_model *m)
+{
+    const char *v = get_string(c->obj, "mamba_d_head");
+    if (!v || strcmp(v, "auto") != 0)
+        return ssm_size(c, "mamba_d_head", &m->ssm_head_dim);
+    char key[64];
+    bool found = false;
+    uint64_t expand = 0;
+    kvb_status st = get_u64(c, c->obj, "mamba_expand", &expand, key, &found);
+    if (!st && (!found || expand * m->hidden_size % m->ssm_num_heads))
+        return cfg_fail(c, KVB_EPARSE, "mamba_d_head",
+                        "mamba_d_head is \"auto\" but mamba_expand x "
+                        "hidden_size is missing or not a multiple of "
+                        "mamba_n_heads (%u)",
+                        m->ssm_num_heads);
+    if (!st)
+        m->ssm_head_dim =
+            (uint32_t)(expand * m->hidden_size / m->ssm_num_heads);
+    return st;
+}
+
+/*
+ * Granite-4.0-H (configuration_granitemoehybrid.py; vLLM
+ * granitemoehybrid.py): every layer is a mixer, "mamba" (Mamba2, 'm') or
+ * "attention" ('A') in layer_types, then the FFN: the routed experts
+ * (num_local_experts of intermediate_size) and a shared MLP of
+ * shared_intermediate_size, both gated; without experts the shared MLP is
+ * the layer's dense MLP.
+ */
+static kvb_status granite_h(cfg *c)
+{
+    static const char *const names[] = {"mamba", "attention"};
+    kvb_model *m = &c->r->model;
+    bool conv_bias = true, proj_bias = false;
+    kvb_status st = get_bool(c, c->obj, "mamba_conv_bias", true, &conv_bias);
+    if (!st)
+        st = get_bool(c, c->obj, "mamba_proj_bias", false, &proj_bias);
+    if (!st && (!conv_bias || proj_bias))
+        return cfg_fail(c, KVB_EUNSUPPORTED,
+                        conv_bias ? "mamba_proj_bias" : "mamba_conv_bias",
+                        "a Mamba2 mixer %s is not modelled; allowed: "
+                        "mamba_conv_bias true, mamba_proj_bias false",
+                        conv_bias ? "with projection biases"
+                                  : "without a conv bias");
+    if (!st && !json_is_array(json_object_get(c->obj, "layer_types")))
+        return cfg_fail(c, KVB_EPARSE, "layer_types",
+                        "layer_types is missing; the mixer of each layer "
+                        "(mamba or attention) must be given");
+    if (!st)
+        st = pattern_list(c, "layer_types", names, "mA", 2);
+    if (!st)
+        st = ssm_size(c, "mamba_n_heads", &m->ssm_num_heads);
+    if (!st)
+        st = granite_head(c, m);
+    if (!st)
+        st = ssm_size(c, "mamba_n_groups", &m->ssm_n_groups);
+    if (!st)
+        st = ssm_size(c, "mamba_d_state", &m->ssm_state_size);
+    if (!st)
+        st = ssm_size(c, "mamba_d_conv", &m->ssm_conv_kernel);
+    if (!st && m->num_experts == 0 && m->shared_expert_intermediate_size) {
+        m->intermediate_size = m->shared_expert_intermediate_size;
+        m->shared_expert_intermediate_size = 0;
+        m->num_shared_experts = 0;
+    }
+    return st;
+}
+
 static kvb_status hybrid(cfg *c)
 {
     kvb_model *m = &c->r->model;
-    m->sliding_window = 0; /* neither family slides its attention */
+    m->sliding_window = 0; /* none of these families slides its window */
     m->sliding_window_pattern = 0;
-    kvb_status st =
-        c->fam->arch == KVB_ARCH_QWEN3_NEXT ? qwen3_next(c) : nemotron_h(c);
+    kvb_status st = c->fam->arch == KVB_ARCH_QWEN3_NEXT  ? qwen3_next(c)
+                    : c->fam->arch == KVB_ARCH_GRANITE_H ? granite_h(c)
+                                                         : nemotron_h(c);
     if (!st)
         cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");
     return st;

@@ -219,6 +219,117 @@ static void test_read_hybrid_block_names(void **state)
     assert_string_equal(m.layer_pattern, p);
 }
 
+/*
+ * Granite-4.0-H-Small (granitemoehybrid), written inline: the fields a
+ * public worked example quotes from ibm-granite/granite-4.0-h-small's
+ * config.json (hidden 4096, 40 layers of which 36 "mamba" and 4
+ * "attention", 32 heads, 8 KV heads, 72 experts of 768, top 10, shared
+ * 1536, mamba_d_state 128, mamba_d_conv 4, mamba_expand 2, tied, vocab
+ * 100352) plus the Mamba2 head keys GraniteMoeHybridConfig names
+ * (mamba_n_heads 128, mamba_d_head "auto": 2 x 4096 / 128 = 64,
+ * mamba_n_groups 1); where the 4 attention layers sit does not change a
+ * count, so they are put at 9, 19, 29, 39 here.
+ * By hand: embedding 100352 x 4096 (tied); every layer 2 norms, a router
+ * 72 x 4096, experts 72 x (2 x 768 + 768) x 4096, a shared MLP 3 x 1536
+ * x 4096; a Mamba2 mixer in_proj (2 x 8192 + 2 x 128 + 128) x 4096,
+ * conv1d 8448 x 4 + bias 8448, A_log, D, dt_bias 3 x 128, gated norm
+ * 8192, out_proj 4096 x 8192; attention q and o 4096 x 4096, k and v
+ * 1024 x 4096; a final norm: 32207337984 (IBM: "32B total").
+ */
+static const char *granite_small(const char *types)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf,
+             "{\"model_type\": \"granitemoehybrid\", \"hidden_size\": 4096,"
+             "\"num_hidden_layers\": 40, \"num_attention_heads\": 32,"
+             "\"num_key_value_heads\": 8, \"num_local_experts\": 72,"
+             "\"num_experts_per_tok\": 10, \"shared_intermediate_size\": "
+             "1536, \"intermediate_size\": 768, \"mamba_d_state\": 128,"
+             "\"mamba_d_conv\": 4, \"mamba_expand\": 2, \"mamba_n_heads\": "
+             "128, \"mamba_d_head\": \"auto\", \"mamba_n_groups\": 1,"
+             "\"mamba_conv_bias\": true, \"mamba_proj_bias\": false,"
+             "\"tie_word_embeddings\": true, \"vocab_size\": 100352,"
+             "\"max_position_embeddings\": 131072, \"attention_bias\": false,"
+             "\"position_embedding_type\": \"nope\", \"torch_dtype\": "
+             "\"bfloat16\", \"layer_types\": [%s]}",
+             types);
+    return buf;
+}
+
+static void granite_types(char *out, size_t cap)
+{
+    out[0] = 0;
+    for (int i = 0; i < 40; i++) {
+        strncat(out, i ? ", " : "", cap - strlen(out) - 1);
+        strncat(out, i % 10 == 9 ? "\"attention\"" : "\"mamba\"",
+                cap - strlen(out) - 1);
+    }
+}
+
+static void test_read_hybrid_granite_h(void **state)
+{
+    (void)state;
+    char types[1024];
+    granite_types(types, sizeof types);
+    const char *json = granite_small(types);
+    kvb_model m;
+    kvb_quant q;
+    kvb_read_info info;
+    kvb_error e;
+    assert_int_equal(KVB_MODEL_INIT(&m), KVB_OK);
+    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
+    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
+    assert_int_equal(kvb_error_init(&e, sizeof e), KVB_OK);
+    kvb_status st = kvb_config_parse(json, strlen(json), &m, &q, &info, &e);
+    if (st)
+        fail_msg("%s: %s", e.field, e.message);
+    assert_int_equal(m.arch, KVB_ARCH_GRANITE_H);
+    assert_int_equal(kvb__count_kind(&m, 0, 40, 'm'), 36);
+    assert_int_equal(kvb__count_attn(&m, 0, 40), 4);
+    assert_int_equal(m.ssm_head_dim, 64);
+    assert_int_equal(m.num_shared_experts, 1);
+    assert_int_equal(m.shared_expert_intermediate_size, 1536);
+    assert_int_equal(m.moe_intermediate_size, 768);
+    assert_int_equal(params(&m), 32207337984ull);
+    /* KV: 4 layers x 2 x 8 x 128 x 2 B = 16384 B per token; state (bf16):
+     * conv (8192 + 2 x 128) x 3 x 2 = 50688 B + temporal 128 x 64 x 128 x
+     * 2 = 2097152 B, in 36 layers: 77322240 B per request */
+    kvb_quant a = quant_of(KVB_QUANT_AUTO);
+    uint64_t whole = 0;
+    assert_int_equal(kvb_kv_bytes_per_token(&m, &a, 1, 1, &whole, NULL, &e),
+                     KVB_OK);
+    assert_int_equal(whole, 16384);
+    assert_int_equal(kvb__state_bytes_per_request(&m, &a, 1, 0, 40), 77322240);
+
+    /* vLLM 0.11.0 at TP 1: block 16 x cdiv(2147840, 16 x 4096) = 528;
+     * 4 attention and 36 Mamba2 layers: groups of 4, 1 + 9 groups */
+    kvb_gpu g = gpu_of(141 * GIB, 1);
+    kvb_serving s = serving_default();
+    s.engine_version = 1100;
+    s.max_model_len = 131072;
+    s.kv_cache_memory_bytes = 20 * GIB;
+    kvb_plan p;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &a, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.block_size, 528);
+    assert_int_equal(p.kv_cache_groups, 10);
+    /* 20 GiB / (528 x 4096) / 4 = 2482 blocks */
+    assert_int_equal(p.num_blocks, 2482);
+
+    /* no experts: the shared MLP is the dense MLP */
+    char dense[4096];
+    snprintf(dense, sizeof dense, "%s", json);
+    char *at = strstr(dense, "\"num_local_experts\": 72");
+    assert_non_null(at);
+    memcpy(at, "\"num_local_experts\":  0", 23);
+    st = kvb_config_parse(dense, strlen(dense), &m, &q, &info, &e);
+    if (st)
+        fail_msg("%s: %s", e.field, e.message);
+    assert_int_equal(m.num_experts, 0);
+    assert_int_equal(m.intermediate_size, 1536);
+    assert_int_equal(m.num_shared_experts, 0);
+}
+
 /* What the reader cannot model it refuses, naming the key. */
 static void test_read_hybrid_refusals(void **state)
 {
@@ -251,4 +362,5 @@ KVB_TESTS(cmocka_unit_test(test_read_hybrid_qwen3_next),
           cmocka_unit_test(test_read_hybrid_nemotron3),
           cmocka_unit_test(test_read_hybrid_nemotron_nano_v2),
           cmocka_unit_test(test_read_hybrid_block_names),
-          cmocka_unit_test(test_read_hybrid_refusals));
+          cmocka_unit_test(test_read_hybrid_refusals),
+          cmocka_unit_test(test_read_hybrid_granite_h));

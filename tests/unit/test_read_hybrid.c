@@ -175,6 +175,11 @@ static void test_read_hybrid_nemotron_nano_v2(void **state)
 {
     (void)state;
     kvb_model m = read_ok("configs/nemotron-nano-9b-v2.json");
+    kvb_model p = preset_model("Nemotron-Nano-9B-v2");
+    assert_string_equal(m.layer_pattern, p.layer_pattern);
+    assert_int_equal(m.flags, p.flags);
+    assert_int_equal(m.max_position_embeddings, p.max_position_embeddings);
+    assert_int_equal(params(&p), params(&m));
     assert_int_equal(kvb__count_kind(&m, 0, 56, 'M'), 27);
     assert_int_equal(kvb__count_attn(&m, 0, 56), 4);
     assert_int_equal(kvb__count_kind(&m, 0, 56, '-'), 25);

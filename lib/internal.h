@@ -695,6 +695,7 @@ typedef struct kvb__ggml_kv_split {
     uint64_t gpu, host;   /* on the GPUs, in host RAM */
     uint64_t gpu_busiest; /* on the GPU with the most layers */
     uint64_t swa;         /* of gpu: the sliding-window layers */
+    uint64_t state;       /* the recurrent layers' state (in gpu / host) */
 } kvb__ggml_kv_split;
 
 typedef struct kvb__ggml_weights {

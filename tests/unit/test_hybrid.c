@@ -240,6 +240,44 @@ static void test_hybrid_tp_divides_recurrent_heads(void **state)
     assert_int_not_equal(p.verdict, KVB_VERDICT_PARALLELISM_INVALID);
 }
 
+/*
+ * llama.cpp: the attention layers' KV cells plus llama_memory_recurrent's
+ * max(1, n_seq_max) cells of f32 state per recurrent layer
+ * (llama-memory-recurrent.cpp; n_embd_r, n_embd_s in llama-hparams.cpp).
+ * Qwen3-Next, -c 16384 -np 4, f16 cache: K and V 12 layers x 16384 cells
+ * x 512 x 2 B each = 402653184 B; state per layer and cell: r 3 x (4096 +
+ * 2 x 16 x 128) x 4 B = 98304 B, s 128 x 4096 x 4 B = 2097152 B; 36
+ * layers x 4 cells: 316145664 B ("R (f32): 13.50 MiB, S (f32): 288.00
+ * MiB", the figures a logged 30-layer model of the same linear sizes gives
+ * per layer: "251.25 MiB (4 cells, 40 layers, 4 seqs), R (f32): 11.25
+ * MiB, S (f32): 240.00 MiB").
+ */
+static void test_hybrid_llama_cpp_state_cells(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    kvb_quant q = quant_of(KVB_QUANT_Q4_K_M);
+    kvb_gpu g = gpu_of(141 * GIB, 1);
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_LLAMA_CPP;
+    s.context_size = 16384;
+    s.max_num_seqs = 4;
+    s.max_model_len = 4096;
+    kvb_plan p;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.context_size, 16384);
+    assert_int_equal(p.kv_cache_bytes_per_gpu, 402653184ull + 316145664ull);
+    assert_non_null(strstr(p.warning, "301.50 MiB of recurrent state"));
+    /* one slot: one cell */
+    s.max_num_seqs = 1;
+    s.context_size = 4096;
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.kv_cache_bytes_per_gpu,
+                     402653184ull / 4 + 316145664ull / 4);
+}
+
 /* A pattern that does not match the layers is refused. */
 static void test_hybrid_refusals(void **state)
 {
@@ -265,4 +303,5 @@ KVB_TESTS(cmocka_unit_test(test_hybrid_qwen3_next_params_by_hand),
           cmocka_unit_test(test_hybrid_vllm_qwen3_next),
           cmocka_unit_test(test_hybrid_vllm_nemotron3),
           cmocka_unit_test(test_hybrid_plan_refusals),
-          cmocka_unit_test(test_hybrid_tp_divides_recurrent_heads));
+          cmocka_unit_test(test_hybrid_tp_divides_recurrent_heads),
+          cmocka_unit_test(test_hybrid_llama_cpp_state_cells));

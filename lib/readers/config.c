@@ -931,6 +931,11 @@ static kvb_status qwen3_next(cfg *c)
         for (uint32_t i = 0; !st && i < m->num_hidden_layers; i++)
             m->layer_pattern[i] = (i + 1) % every == 0 ? 'A' : 'G';
     }
+    bool gate = true; /* Qwen3.5's attn_output_gate; Qwen3-Next always */
+    if (!st)
+        st = get_bool(c, c->obj, "attn_output_gate", true, &gate);
+    if (!gate)
+        m->flags &= ~(uint32_t)KVB_MODEL_ATTN_GATE;
     if (!st)
         st = ssm_size(c, "linear_num_value_heads", &m->ssm_num_heads);
     if (!st)
@@ -1129,6 +1134,11 @@ static const struct {
     {"kimi_k2", KVB_ARCH_DEEPSEEK_V3},
     /* Granite 3.x: Llama's tensors (its multipliers change no shape) */
     {"granite", KVB_ARCH_LLAMA},
+    /* Qwen3.5's language model: Qwen3-Next's Gated DeltaNet and gated
+     * attention layers (in_proj_qkv + in_proj_z + in_proj_b + in_proj_a
+     * hold what in_proj_qkvz + in_proj_ba hold), dense or MoE */
+    {"qwen3_5_text", KVB_ARCH_QWEN3_NEXT},
+    {"qwen3_5_moe_text", KVB_ARCH_QWEN3_NEXT},
 };
 
 /* Multimodal configs: the towers' weights are not in the inventory yet;

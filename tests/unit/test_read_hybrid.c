@@ -335,6 +335,84 @@ static void test_read_hybrid_granite_h(void **state)
     assert_int_equal(m.num_shared_experts, 0);
 }
 
+/*
+ * Qwen3.5's language model reads as Qwen3-Next's layers.  The sizes are
+ * those a public Ollama/llama.cpp runner log prints for a Qwen3.5-family
+ * 27B GGUF (general.architecture qwen35: 64 blocks, 24 heads, 4 KV heads
+ * of 256, full_attention_interval 4, ssm conv 4, state 128, 16 groups;
+ * d_inner 6144 = 48 value heads x 128 from its S size); intermediate_size
+ * and vocab_size enter none of the figures below.  The log:
+ *   llama_kv_cache: size = 1536.00 MiB (24576 cells, 16 layers) K(f16) 768
+ *     + V(f16) 768
+ *   llama_memory_recurrent: size = 149.62 MiB (1 cell, 64 layers) R(f32)
+ *     5.62 + S(f32) 144.00
+ * By hand: K 16 x 24576 x 4 x 256 x 2 B = 805306368 (768 MiB), V the
+ * same; R 48 x 3 x (6144 + 2 x 16 x 128) x 4 B = 5898240 (5.62 MiB), S 48
+ * x 128 x 6144 x 4 B = 150994944 (144 MiB).
+ */
+static void test_read_hybrid_qwen3_5_llama_cpp_log(void **state)
+{
+    (void)state;
+    char types[2048] = "";
+    for (int i = 0; i < 64; i++) {
+        strcat(types, i ? ", " : "");
+        strcat(types,
+               i % 4 == 3 ? "\"full_attention\"" : "\"linear_attention\"");
+    }
+    char json[4096];
+    snprintf(json, sizeof json,
+             "{\"model_type\": \"qwen3_5\", \"vision_config\": {\"depth\": 27},"
+             "\"text_config\": {\"model_type\": \"qwen3_5_text\","
+             "\"hidden_size\": 5120, \"num_hidden_layers\": 64,"
+             "\"num_attention_heads\": 24, \"num_key_value_heads\": 4,"
+             "\"head_dim\": 256, \"intermediate_size\": 17408,"
+             "\"vocab_size\": 248320, \"max_position_embeddings\": 262144,"
+             "\"full_attention_interval\": 4, \"attn_output_gate\": true,"
+             "\"linear_num_key_heads\": 16, \"linear_num_value_heads\": 48,"
+             "\"linear_key_head_dim\": 128, \"linear_value_head_dim\": 128,"
+             "\"linear_conv_kernel_dim\": 4, \"layer_types\": [%s]},"
+             "\"tie_word_embeddings\": false}",
+             types);
+    kvb_model m;
+    kvb_quant q;
+    kvb_read_info info;
+    kvb_error e;
+    assert_int_equal(KVB_MODEL_INIT(&m), KVB_OK);
+    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
+    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
+    assert_int_equal(kvb_error_init(&e, sizeof e), KVB_OK);
+    kvb_status st = kvb_config_parse(json, strlen(json), &m, &q, &info, &e);
+    if (st)
+        fail_msg("%s: %s", e.field, e.message);
+    assert_int_equal(m.arch, KVB_ARCH_QWEN3_NEXT);
+    assert_int_equal(m.num_experts, 0); /* the dense 27B */
+    assert_int_equal(kvb__count_kind(&m, 0, 64, 'G'), 48);
+    assert_non_null(strstr(info.warning, "vision_config"));
+
+    kvb_quant a = quant_of(KVB_QUANT_Q4_K_M);
+    kvb_gpu g = gpu_of(80 * GIB, 1);
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_LLAMA_CPP;
+    s.context_size = 24576;
+    s.max_num_seqs = 1;
+    kvb_plan p;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &a, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.context_size, 24576);
+    assert_int_equal(p.kv_cache_bytes_per_gpu,
+                     2 * 805306368ull + 5898240ull + 150994944ull);
+
+    /* attn_output_gate false: q_proj loses the gate's rows, 16 layers x
+     * 24 x 256 x 5120 fewer parameters */
+    uint64_t with_gate = params(&m);
+    char *at = strstr(json, "\"attn_output_gate\": true");
+    memcpy(at, "\"attn_output_gate\": 0   ", 24);
+    st = kvb_config_parse(json, strlen(json), &m, &q, &info, &e);
+    if (st)
+        fail_msg("%s: %s", e.field, e.message);
+    assert_int_equal(with_gate - params(&m), 16ull * 24 * 256 * 5120);
+}
+
 /* What the reader cannot model it refuses, naming the key. */
 static void test_read_hybrid_refusals(void **state)
 {
@@ -368,4 +446,5 @@ KVB_TESTS(cmocka_unit_test(test_read_hybrid_qwen3_next),
           cmocka_unit_test(test_read_hybrid_nemotron_nano_v2),
           cmocka_unit_test(test_read_hybrid_block_names),
           cmocka_unit_test(test_read_hybrid_refusals),
-          cmocka_unit_test(test_read_hybrid_granite_h));
+          cmocka_unit_test(test_read_hybrid_granite_h),
+          cmocka_unit_test(test_read_hybrid_qwen3_5_llama_cpp_log));

@@ -1647,8 +1647,9 @@ static void vllm_warnings(const kvb__engine_in *in, kvb_plan *p)
     if (kvb__has_recurrent(in->model)) {
         snprintf(text, sizeof text,
                  "a hybrid: the attention block is %u tokens so that its "
-                 "page holds one layer's recurrent state; vLLM captures "
-                 "FULL_AND_PIECEWISE CUDA graphs, estimated as for attention",
+                 "page holds one layer's recurrent state; the activation "
+                 "peak and the FULL_AND_PIECEWISE CUDA graphs are estimated "
+                 "as for attention layers",
                  in->s.block_size);
         warn(p, text);
     }

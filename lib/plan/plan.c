@@ -497,7 +497,8 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
                          "planning a hybrid with recurrent layers (%s) on %s "
                          "is not modelled yet: weights, KV per token and the "
                          "state per request are computed, %s's state pool "
-                         "is not; allowed: --engine vllm",
+                         "is not; allowed: llama.cpp, or vLLM 0.10.2 to "
+                         "0.11.0",
                          kvb_arch_name(in->model->arch), e->display,
                          e->display);
     e->defaults(in);

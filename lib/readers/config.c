@@ -1156,6 +1156,43 @@ static void towers(cfg *c)
                            keys[i]);
 }
 
+/* Recurrent families whose layers are not modelled: refused by name,
+ * also under KVB_READ_ASSUME_LLAMA, since a Llama-shaped reading would
+ * plan their recurrent layers as attention. */
+static const struct {
+    const char *type, *missing;
+} unmodelled[] = {
+    {"jamba", "Mamba1 mixers (x_proj, dt_proj, a d_inner x d_state state)"},
+    {"falcon_h1", "attention and a Mamba2 mixer in parallel in every layer"},
+    {"zamba2", "Mamba2 layers with shared attention blocks and their LoRA "
+               "adapters"},
+    {"zamba", "Mamba1 layers with a shared attention block"},
+    {"bamba", "its attn_layer_indices layout (Mamba2 + MLP layers)"},
+    {"mamba", "attention-free Mamba1 layers"},
+    {"mamba2", "attention-free Mamba2 layers"},
+    {"falcon_mamba", "attention-free Mamba1 layers"},
+    {"lfm2", "short-convolution layers (conv_L_cache state)"},
+    {"minimax", "lightning (linear) attention layers"},
+    {"minimax_text_01", "lightning (linear) attention layers"},
+    {"kimi_linear", "Kimi Delta Attention layers"},
+    {"rwkv", "RWKV time-mix layers"},
+    {"rwkv7", "RWKV time-mix layers"},
+    {"plamo2", "Mamba layers"},
+};
+
+static kvb_status refuse_unmodelled(cfg *c, const char *type)
+{
+    for (size_t i = 0; type && i < KVB__ARRAY_LEN(unmodelled); i++)
+        if (kvb__strcasecmp(type, unmodelled[i].type) == 0)
+            return cfg_fail(c, KVB_EUNSUPPORTED, "model_type",
+                            "model_type (%s) has recurrent layers that are "
+                            "not modelled: %s; planning them as attention "
+                            "would be wrong, so it is refused (also with "
+                            "assume-llama)",
+                            type, unmodelled[i].missing);
+    return KVB_OK;
+}
+
 static kvb_status architecture(cfg *c)
 {
     const char *type = get_string(c->obj, "model_type");
@@ -1173,6 +1210,11 @@ static kvb_status architecture(cfg *c)
         }
     if (type)
         kvb__strlcpy(c->r->info.arch_name, type, sizeof c->r->info.arch_name);
+    kvb_status bad = known ? KVB_OK : refuse_unmodelled(c, type);
+    if (bad) {
+        c->prefix = saved;
+        return bad;
+    }
     if (known) {
         cfg_mark(c, KVB_READ_FIELD_ARCH, "model_type");
         cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");

@@ -413,6 +413,39 @@ static void test_read_hybrid_qwen3_5_llama_cpp_log(void **state)
     assert_int_equal(with_gate - params(&m), 16ull * 24 * 256 * 5120);
 }
 
+/* Recurrent families whose layers are not modelled are refused by name,
+ * also when the caller asks for a Llama-shaped reading. */
+static void test_read_hybrid_unmodelled_families(void **state)
+{
+    (void)state;
+    static const char *const types[] = {"jamba", "falcon_h1", "zamba2",
+                                        "mamba2"};
+    for (size_t i = 0; i < 4; i++) {
+        char json[512];
+        snprintf(json, sizeof json,
+                 "{\"model_type\": \"%s\", \"hidden_size\": 4096,"
+                 "\"num_hidden_layers\": 32, \"num_attention_heads\": 32,"
+                 "\"intermediate_size\": 14336, \"vocab_size\": 65536,"
+                 "\"max_position_embeddings\": 262144}",
+                 types[i]);
+        kvb_model m;
+        kvb_quant q;
+        kvb_read_info info;
+        kvb_error e;
+        assert_int_equal(KVB_MODEL_INIT(&m), KVB_OK);
+        assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
+        assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
+        assert_int_equal(kvb_error_init(&e, sizeof e), KVB_OK);
+        info.options = KVB_READ_ASSUME_LLAMA;
+        assert_int_equal(
+            kvb_config_parse(json, strlen(json), &m, &q, &info, &e),
+            KVB_EUNSUPPORTED);
+        assert_string_equal(e.field, "config.model_type");
+        assert_non_null(strstr(e.message, "not modelled"));
+        assert_non_null(strstr(e.message, types[i]));
+    }
+}
+
 /* What the reader cannot model it refuses, naming the key. */
 static void test_read_hybrid_refusals(void **state)
 {
@@ -447,4 +480,5 @@ KVB_TESTS(cmocka_unit_test(test_read_hybrid_qwen3_next),
           cmocka_unit_test(test_read_hybrid_block_names),
           cmocka_unit_test(test_read_hybrid_refusals),
           cmocka_unit_test(test_read_hybrid_granite_h),
-          cmocka_unit_test(test_read_hybrid_qwen3_5_llama_cpp_log));
+          cmocka_unit_test(test_read_hybrid_qwen3_5_llama_cpp_log),
+          cmocka_unit_test(test_read_hybrid_unmodelled_families));

@@ -236,6 +236,7 @@ typedef enum kvb_arch {
     KVB_ARCH_QWEN2_MOE = 16, /* Qwen2/Qwen1.5 MoE */
     KVB_ARCH_QWEN3_NEXT = 17, /* Qwen3-Next: Gated DeltaNet + attention (@since 0.2) */
     KVB_ARCH_NEMOTRON_H = 18, /* Nemotron-H, Nemotron 3: Mamba2 hybrid (@since 0.2) */
+    KVB_ARCH_GRANITE_H = 19, /* Granite-4.0-H: Mamba2/attention + MoE (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 
@@ -313,6 +314,7 @@ typedef struct kvb_model {
      *   'A' attention + MLP/MoE      'G' Gated DeltaNet + MLP/MoE (Qwen3-Next)
      *   '*' attention only           'M' Mamba2 only
      *   '-' MLP only                 'E' MoE only (Nemotron-H blocks)
+     *   'm' Mamba2 + MLP/MoE (Granite-4.0-H)
      * The ssm_* fields size both recurrent mixers: Mamba2 (heads =
      * mamba_num_heads, head_dim = mamba_head_dim, groups = n_groups,
      * state = ssm_state_size) and Gated DeltaNet (heads =

@@ -247,13 +247,16 @@ uint64_t kvb__head_dim(const kvb_model *m);
 bool kvb__is_mla(const kvb_model *m);
 bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer);
 /* The layer_pattern characters, in a fixed order (at most 8). */
-#define KVB__LAYER_KINDS "AG*M-E"
+#define KVB__LAYER_KINDS "AG*M-Em"
 /* Layer i's layer_pattern character ('A' when the pattern is empty). */
 char kvb__layer_kind(const kvb_model *m, uint32_t layer);
 bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer); /* A or * */
-bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer);  /* A G - E */
+bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer);  /* A G - E m */
 /* Some layer is recurrent (Mamba2 or Gated DeltaNet). */
 bool kvb__has_recurrent(const kvb_model *m);
+/* Recurrent layers (M, G, m) among [first, last). */
+uint32_t kvb__count_recurrent(const kvb_model *m, uint32_t first,
+                              uint32_t last);
 /* Layers of `kind` among [first, last). */
 uint32_t kvb__count_kind(const kvb_model *m, uint32_t first, uint32_t last,
                          char kind);
@@ -352,7 +355,13 @@ typedef struct kvb__kv_stage {
     uint64_t chunk;       /* attention chunk (tokens) */
     uint32_t group_size;  /* layers per KV-cache group */
     uint32_t groups[3];   /* groups by kvb__attn_kind */
-    uint32_t n_groups;
+    uint32_t n_groups;    /* all groups, the recurrent ones included */
+    /* vLLM V1's hybrid manager (hybrid == true only): the recurrent
+     * layers (Mamba2, Gated DeltaNet) in groups of their own, each layer
+     * one page per request (MambaSpec, its page padded to the attention
+     * page). */
+    uint32_t recurrent;  /* recurrent layers */
+    uint32_t rec_groups; /* their groups */
 } kvb__kv_stage;
 
 uint64_t kvb__kv_heads_per_rank(const kvb_model *m, uint32_t tp);
@@ -368,6 +377,10 @@ void kvb__state_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
 uint64_t kvb__state_bytes_per_request(const kvb_model *m, const kvb_quant *q,
                                       uint32_t tp, uint32_t first,
                                       uint32_t last);
+/* One attention layer's KV bytes per token on one rank (the page of one
+ * token, FullAttentionSpec(block_size=1).page_size_bytes). */
+uint64_t kvb__kv_layer_token_bytes(const kvb_model *m, const kvb_quant *q,
+                                   uint32_t tp);
 /* hybrid == false: every layer is treated as full attention. */
 void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                         uint32_t first, uint32_t last, uint32_t block_size,
@@ -592,6 +605,10 @@ struct kvb__engine {
     /* Optional: one line of a log; true when it was this engine's line
      * (advice/explain.c offers each line to every engine). */
     bool (*log_line)(kvb_log_facts *f, const char *line, size_t len);
+    /* Plans models with recurrent layers (Mamba2, Gated DeltaNet): its
+     * check hook refuses the releases it does not model.  false: such a
+     * model is refused by name for this engine (plan.c). */
+    bool recurrent;
 };
 
 /* A pool of blocks holding every layer (engines/paged.c): the bytes of
@@ -678,6 +695,7 @@ typedef struct kvb__ggml_kv_split {
     uint64_t gpu, host;   /* on the GPUs, in host RAM */
     uint64_t gpu_busiest; /* on the GPU with the most layers */
     uint64_t swa;         /* of gpu: the sliding-window layers */
+    uint64_t state;       /* the recurrent layers' state (in gpu / host) */
 } kvb__ggml_kv_split;
 
 typedef struct kvb__ggml_weights {

@@ -208,6 +208,28 @@ void kvb__ggml_layer_kv(const kvb_model *m, const kvb__ggml *g, uint32_t il,
     *v_bytes = ev ? cells * kvb__ggml_row_bytes(g->type_v, ev) : 0;
 }
 
+/*
+ * One recurrent layer's state in one cell: llama_memory_recurrent holds
+ * max(1, n_seq_max) cells of r (n_embd_r = (d_conv - 1) x (d_inner + 2 x
+ * n_group x d_state)) and s (n_embd_s = d_state x d_inner), both f32
+ * (src/llama-hparams.cpp, src/llama-memory-recurrent.cpp), on the layer's
+ * device.  Qwen3-Next's GGUF gives d_inner = value heads x head dim,
+ * d_state = key head dim, n_group = key heads.  Checked against logged
+ * "llama_memory_recurrent: size = 251.25 MiB (4 cells, 40 layers, 4
+ * seqs), R (f32): 11.25 MiB, S (f32): 240.00 MiB" of a 30-GDN-layer
+ * model with Qwen3-Next's linear sizes: 30 x 4 x (98304 + 2097152) B.
+ */
+static uint64_t layer_state(const kvb_model *m, uint32_t il)
+{
+    char k = kvb__layer_kind(m, il);
+    if (k != 'M' && k != 'G' && k != 'm')
+        return 0;
+    uint64_t inner = (uint64_t)m->ssm_num_heads * m->ssm_head_dim;
+    uint64_t r = (uint64_t)(m->ssm_conv_kernel - 1) *
+                 (inner + 2 * (uint64_t)m->ssm_n_groups * m->ssm_state_size);
+    return (r + (uint64_t)m->ssm_state_size * inner) * 4;
+}
+
 void kvb__ggml_kv(const kvb_model *m, const kvb__ggml *g, kvb__ggml_kv_split *o)
 {
     memset(o, 0, sizeof *o);
@@ -217,16 +239,18 @@ void kvb__ggml_kv(const kvb_model *m, const kvb__ggml *g, kvb__ggml_kv_split *o)
     for (uint32_t il = 0; il < g->n_layer; il++) {
         uint64_t k, v;
         kvb__ggml_layer_kv(m, g, il, &k, &v);
+        uint64_t rs = layer_state(m, il) * (g->n_seq ? g->n_seq : 1);
         o->k += k;
         o->v += v;
+        o->state += rs;
         if (il < g->i_gpu_start) {
-            o->host += k + v;
+            o->host += k + v + rs;
             continue;
         }
-        o->gpu += k + v;
+        o->gpu += k + v + rs;
         /* the busiest GPU: layers split evenly, the last ones on it */
         if (il >= g->n_layer - per_gpu)
-            o->gpu_busiest += k + v;
+            o->gpu_busiest += k + v + rs;
         if (layer_window(m, il))
             o->swa += k + v;
     }

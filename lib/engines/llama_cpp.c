@@ -452,6 +452,15 @@ void kvb__llama_finish(const kvb__engine_in *in, kvb_plan *p,
         snprintf(wn, cap, "n_ctx_seq (%llu) > n_ctx_train (%llu)",
                  (unsigned long long)g.n_ctx_seq,
                  (unsigned long long)in->model->max_position_embeddings);
+    if (kv.state) {
+        size_t n = strlen(wn);
+        snprintf(wn + n, cap - n,
+                 "%sthe KV cache includes %.2f MiB of recurrent state (%u "
+                 "cells, f32); the compute buffer is estimated as for "
+                 "attention layers",
+                 n ? "; " : "", (double)kv.state / (1 << 20),
+                 g.n_seq ? g.n_seq : 1);
+    }
 }
 
 static void say(kvb_plan *p, bool text, int32_t verdict, const char *fmt, ...)
@@ -1129,4 +1138,5 @@ const kvb__engine kvb__engine_llama_cpp = {
     .underscores = false,
     .positional_model = false,
     .log_line = kvb__llama_log_line,
+    .recurrent = true, /* llama_memory_recurrent: in kvb__ggml_kv */
 };

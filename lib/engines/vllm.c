@@ -1073,7 +1073,9 @@ uint64_t kvb__vllm_needed_bytes(const kvb__engine_in *in,
     if (in->accounting == KVB_ACCOUNTING_VLLM_V1_021)
         return (uint64_t)ks->group_size * ks->page_bytes *
                kvb__kv_blocks_per_request(ks, len, mnbt, bs);
-    uint64_t blocks = 0; /* the sum over layers of max_memory_usage_bytes */
+    /* the sum over layers of max_memory_usage_bytes; a recurrent layer's
+     * (MambaSpec) is its one padded page */
+    uint64_t blocks = ks->recurrent;
     for (int k = 0; k < 3; k++)
         blocks +=
             ks->layers[k] * kvb__kv_blocks_per_layer(ks, k, len, mnbt, bs);
@@ -1104,10 +1106,13 @@ void kvb__vllm_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
     uint64_t per_req =
         kvb__kv_blocks_per_request(ks, mml, in->s.max_num_batched_tokens, bs);
     *concurrency = per_req ? (double)num_blocks / (double)per_req : 0.0;
+    /* min_block_size over the groups: a MambaSpec's block is max_model_len
+     * tokens (HybridAttentionMambaModelConfig) */
+    uint64_t min_bs = ks->recurrent && mml < bs ? mml : bs;
     if (in->accounting == KVB_ACCOUNTING_VLLM_V1_021)
         *tokens = (uint64_t)(*concurrency * (double)mml);
     else
-        *tokens = ks->n_groups ? num_blocks / ks->n_groups * bs : 0;
+        *tokens = ks->n_groups ? num_blocks / ks->n_groups * min_bs : 0;
 }
 
 /* The largest len in [lo, hi] whose needed bytes fit; needed(lo) fits. */
@@ -1157,7 +1162,7 @@ uint64_t kvb__vllm_fit_len(const kvb__engine_in *in, const kvb__kv_stage *ks,
     uint64_t hi = in->model->max_position_embeddings;
     uint64_t mnbt = in->s.max_num_batched_tokens;
     uint32_t bs = in->s.block_size;
-    if (line_v0(in))
+    if (line_v0(in) || ks->recurrent) /* the state pages: a constant */
         return kvb__vllm_fit_len_search(in, ks, available, num_blocks);
     if (!ks->layers[KVB__ATTN_SLIDING] && !ks->layers[KVB__ATTN_CHUNKED]) {
         /* full attention only: needed = unit x ceil(len / block) */
@@ -1490,10 +1495,91 @@ static bool vllm_variant(const char *name, int32_t *accounting)
     return true;
 }
 
+/* ---- hybrids with recurrent layers (Mamba2, Gated DeltaNet) ---- */
+
+/*
+ * The releases whose hybrid accounting is modelled: V1's hybrid KV-cache
+ * manager (Qwen3-Next's release, 0.10.2) up to 0.11.0, where
+ * MambaModelConfig switches prefix caching off for every hybrid, so each
+ * recurrent layer holds one page per request (MambaSpec with block_size
+ * max_model_len; vllm/model_executor/models/config.py and
+ * vllm/v1/kv_cache_interface.py).  From 0.11.1 Mamba prefix caching (PR
+ * #25752; on by default for hybrids from PR #50991, mamba_cache_mode
+ * "align") changes the block size rule and the pages per request by
+ * release; before 0.10.2 the state pool is V0's MambaCacheManager.
+ */
+#define HYBRID_FIRST V(0, 10, 2)
+#define HYBRID_LAST  V(0, 11, 0)
+
+static bool hybrid_modelled(const kvb__engine_in *in)
+{
+    return in->version >= HYBRID_FIRST && in->version <= HYBRID_LAST;
+}
+
+/* HybridAttentionMambaModelConfig.verify_and_update_config: the attention
+ * block is the smallest multiple of 16 tokens whose page (one layer, one
+ * rank) holds one layer's recurrent state, MambaSpec.page_size_bytes =
+ * conv + temporal state; the Mamba page is then padded to it
+ * (mamba_page_size_padded). */
+static uint64_t hybrid_block(const kvb__engine_in *in)
+{
+    uint32_t tp = in->s.tensor_parallel_size ? in->s.tensor_parallel_size : 1;
+    uint64_t conv = 0, ssm = 0;
+    kvb__state_bytes(in->model, in->quant, tp, &conv, &ssm);
+    uint64_t token = kvb__kv_layer_token_bytes(in->model, in->quant, tp);
+    return 16 * kvb__cdiv(conv + ssm, 16 * (token ? token : 1));
+}
+
+static void hybrid_defaults(kvb__engine_in *in)
+{
+    if (!kvb__has_recurrent(in->model) || !hybrid_modelled(in))
+        return;
+    uint64_t b = hybrid_block(in);
+    if (in->s.block_size < b && b <= UINT32_MAX) /* a larger choice stays */
+        in->s.block_size = (uint32_t)b;
+}
+
+static kvb_status hybrid_check(const kvb__engine_in *in, kvb_error *err)
+{
+    const char *arch = kvb_arch_name(in->model->arch);
+    char release[32] = "the newest vLLM";
+    if (in->version)
+        snprintf(release, sizeof release, "vLLM %u.%u.%u", in->version / 10000,
+                 in->version / 100 % 100, in->version % 100);
+    if (!hybrid_modelled(in))
+        return kvb__fail(
+            err, KVB_EUNSUPPORTED, "serving.engine_version",
+            "planning a hybrid with recurrent layers (%s) on %s is not "
+            "modelled: %s; allowed: engine_version 0.10.2 to 0.11.0",
+            arch, release,
+            in->version && in->version < HYBRID_FIRST
+                ? "before 0.10.2 the state pool is V0's MambaCacheManager"
+                : "from 0.11.1 Mamba prefix caching changes the block size "
+                  "and the state pages per request by release");
+    if (line_v0(in) || in->s.disable_hybrid_kv_cache)
+        return kvb__fail(err, KVB_EUNSUPPORTED,
+                         line_v0(in) ? "serving.accounting"
+                                     : "serving.disable_hybrid_kv_cache",
+                         "a hybrid with recurrent layers (%s) runs only on "
+                         "V1's hybrid KV-cache manager; allowed: vllm-v1 with "
+                         "the hybrid manager on",
+                         arch);
+    if (hybrid_block(in) > 65536)
+        return kvb__fail(err, KVB_ERANGE, "model.ssm_state_size",
+                         "the recurrent state (%llu tokens of attention page) "
+                         "is out of range; allowed: a block of at most 65536",
+                         (unsigned long long)hybrid_block(in));
+    return KVB_OK;
+}
+
 static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
 {
+    bool raised = kvb__has_recurrent(in->model) && hybrid_modelled(in) &&
+                  in->s.block_size == hybrid_block(in);
     kvb_status st =
-        kvb__vllm_block_size_check(in->version, in->s.block_size, err);
+        kvb__has_recurrent(in->model) ? hybrid_check(in, err) : KVB_OK;
+    if (!st && !raised) /* vLLM's own choice is not a --block-size choice */
+        st = kvb__vllm_block_size_check(in->version, in->s.block_size, err);
     if (st)
         return st;
     int32_t a = in->s.accounting;
@@ -1511,6 +1597,7 @@ static void vllm_defaults(kvb__engine_in *in)
     if (!in->s.block_size)
         in->s.block_size = 16; /* CacheConfig.block_size */
     kvb__vllm_defaults(in);
+    hybrid_defaults(in);
 }
 
 static bool vllm_graphs_in_budget(const kvb__engine_in *in)
@@ -1557,6 +1644,15 @@ static void vllm_warnings(const kvb__engine_in *in, kvb_plan *p)
         in->s.tensor_parallel_size > 1)
         warn(p, "vLLM 0.2.5-0.3.0 counts NCCL memory in the profile at "
                 "TP > 1: expect fewer KV blocks than planned");
+    if (kvb__has_recurrent(in->model)) {
+        snprintf(text, sizeof text,
+                 "a hybrid: the attention block is %u tokens so that its "
+                 "page holds one layer's recurrent state; the activation "
+                 "peak and the FULL_AND_PIECEWISE CUDA graphs are estimated "
+                 "as for attention layers",
+                 in->s.block_size);
+        warn(p, text);
+    }
     if (strstr(in->gpu->name, "MIG") || strstr(in->gpu->name, "vGPU") ||
         strstr(in->gpu->name, "-1g.") || strstr(in->gpu->name, "-2g.") ||
         strstr(in->gpu->name, "-3g."))
@@ -1725,4 +1821,5 @@ const kvb__engine kvb__engine_vllm = {
     .underscores = true,
     .abbrev = true, /* FlexibleArgumentParser keeps argparse's default */
     .positional_model = true,
+    .recurrent = true, /* hybrid_check refuses the releases not modelled */
 };

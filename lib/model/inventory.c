@@ -225,13 +225,13 @@ static void layer(walker *w, uint32_t i)
     const kvb_model *m = w->m;
     int32_t li = (int32_t)i;
     char kind = kvb__layer_kind(m, i);
-    if (kind != 'A' && kind != 'G') {
+    if (kind != 'A' && kind != 'G' && kind != 'm') {
         block(w, i, kind);
         return;
     }
     norm(w, li, m->hidden_size, 0); /* input norm */
-    if (kind == 'G')
-        recurrent(w, li, false);
+    if (kind == 'G' || kind == 'm') /* Gated DeltaNet; Granite's Mamba2 */
+        recurrent(w, li, kind == 'm');
     else
         attention(w, li);
     if (!has(m, KVB_MODEL_PARALLEL_ATTN))
@@ -276,6 +276,15 @@ int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx)
 
 /* ---- names ---- */
 
+/* The recurrent mixer's module: Nemotron-H's mixer, Granite's mamba,
+ * Qwen3-Next's linear_attn. */
+static const char *ssm_module(const kvb_model *m)
+{
+    return m->arch == KVB_ARCH_NEMOTRON_H  ? "mixer"
+           : m->arch == KVB_ARCH_GRANITE_H ? "mamba"
+                                           : "linear_attn";
+}
+
 static const char *role_suffix(const kvb_model *m, int32_t role)
 {
     bool falcon = m->arch == KVB_ARCH_FALCON || m->arch == KVB_ARCH_GPT_NEOX;
@@ -310,15 +319,18 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
     case KVB_ROLE_SHARED_EXPERT_GATE: return "mlp.shared_expert_gate";
     case KVB_ROLE_SINKS: return "self_attn.sinks";
     case KVB_ROLE_SSM_IN:
-        return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.in_proj"
-                                              : "linear_attn.in_proj_qkvz";
+        return m->arch == KVB_ARCH_NEMOTRON_H  ? "mixer.in_proj"
+               : m->arch == KVB_ARCH_GRANITE_H ? "mamba.in_proj"
+                                               : "linear_attn.in_proj_qkvz";
     case KVB_ROLE_SSM_IN_BA: return "linear_attn.in_proj_ba";
     case KVB_ROLE_SSM_CONV:
-        return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.conv1d"
-                                              : "linear_attn.conv1d";
+        return m->arch == KVB_ARCH_NEMOTRON_H  ? "mixer.conv1d"
+               : m->arch == KVB_ARCH_GRANITE_H ? "mamba.conv1d"
+                                               : "linear_attn.conv1d";
     case KVB_ROLE_SSM_OUT:
-        return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.out_proj"
-                                              : "linear_attn.out_proj";
+        return m->arch == KVB_ARCH_NEMOTRON_H  ? "mixer.out_proj"
+               : m->arch == KVB_ARCH_GRANITE_H ? "mamba.out_proj"
+                                               : "linear_attn.out_proj";
     default: return "";
     }
 }
@@ -338,8 +350,7 @@ static void norm_name(const kvb_model *m, const kvb__tdesc *t,
 {
     const char *kind = (t->ordinal & 1) ? "bias" : "weight";
     if (t->of_role == KVB_ROLE_SSM_OUT) {
-        snprintf(buf, cap, "%s.%s.norm.weight", prefix,
-                 m->arch == KVB_ARCH_NEMOTRON_H ? "mixer" : "linear_attn");
+        snprintf(buf, cap, "%s.%s.norm.weight", prefix, ssm_module(m));
     } else if (t->of_role == KVB_ROLE_ATTN_Q || t->of_role == KVB_ROLE_ATTN_K) {
         snprintf(buf, cap, "%s.self_attn.%s_norm.weight", prefix,
                  t->of_role == KVB_ROLE_ATTN_Q ? "q" : "k");
@@ -377,8 +388,7 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
     case KVB_ROLE_NORM: norm_name(m, t, prefix, buf, cap); return;
     case KVB_ROLE_SSM_HEAD: {
         static const char *const param[] = {"A_log", "dt_bias", "D"};
-        snprintf(buf, cap, "%s.%s.%s", prefix,
-                 m->arch == KVB_ARCH_NEMOTRON_H ? "mixer" : "linear_attn",
+        snprintf(buf, cap, "%s.%s.%s", prefix, ssm_module(m),
                  param[t->ordinal % 3]);
         return;
     }

@@ -75,12 +75,17 @@ void kvb__state_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
            m->ssm_state_size * st;
 }
 
+uint64_t kvb__kv_layer_token_bytes(const kvb_model *m, const kvb_quant *q,
+                                   uint32_t tp)
+{
+    return layer_elems_per_token(m, tp) * kvb__dtype_bytes(kvb__kv_dtype(m, q));
+}
+
 uint64_t kvb__state_bytes_per_request(const kvb_model *m, const kvb_quant *q,
                                       uint32_t tp, uint32_t first,
                                       uint32_t last)
 {
-    uint32_t n = kvb__count_kind(m, first, last, 'M') +
-                 kvb__count_kind(m, first, last, 'G');
+    uint32_t n = kvb__count_recurrent(m, first, last);
     if (!n)
         return 0;
     uint64_t conv = 0, ssm = 0;
@@ -161,21 +166,26 @@ void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                         bool hybrid, kvb__kv_stage *ks)
 {
     *ks = (kvb__kv_stage){
-        {0}, 0, 0, m->sliding_window, m->attention_chunk_size, 0, {0}, 0};
+        {0}, 0, 0, m->sliding_window, m->attention_chunk_size, 0, {0}, 0, 0, 0};
     kvb__kv_count_kinds(m, first, last, hybrid, ks->layers);
+    if (hybrid)
+        ks->recurrent = kvb__count_recurrent(m, first, last);
     uint64_t elems = layer_elems_per_token(m, tp);
     uint64_t b = kvb__dtype_bytes(kvb__kv_dtype(m, q));
     ks->page_bytes = (uint64_t)block_size * elems * b;
     ks->token_bytes = elems * b * kvb__count_attn(m, first, last);
 
     /* _get_kv_cache_groups_uniform_page_size: groups of equal size, the
-     * smallest layer count, unless the largest is under 1.5x of it. */
+     * smallest layer count, unless the largest is under 1.5x of it; the
+     * recurrent layers' MambaSpec is one more type among the attention
+     * kinds (vllm/v1/core/kv_cache_utils.py). */
     uint32_t lo = UINT32_MAX, hi = 0;
-    for (int k = 0; k < 3; k++) {
-        if (!ks->layers[k])
+    for (int k = 0; k < 4; k++) {
+        uint32_t n = k < 3 ? ks->layers[k] : ks->recurrent;
+        if (!n)
             continue;
-        lo = ks->layers[k] < lo ? ks->layers[k] : lo;
-        hi = ks->layers[k] > hi ? ks->layers[k] : hi;
+        lo = n < lo ? n : lo;
+        hi = n > hi ? n : hi;
     }
     if (hi == 0)
         return; /* attention-free stage */
@@ -184,6 +194,8 @@ void kvb__kv_stage_make(const kvb_model *m, const kvb_quant *q, uint32_t tp,
         ks->groups[k] = (uint32_t)kvb__cdiv(ks->layers[k], ks->group_size);
         ks->n_groups += ks->groups[k];
     }
+    ks->rec_groups = (uint32_t)kvb__cdiv(ks->recurrent, ks->group_size);
+    ks->n_groups += ks->rec_groups;
 }
 
 /* max_memory_usage_bytes of one layer, in blocks (FullAttentionSpec,
@@ -204,7 +216,7 @@ uint64_t kvb__kv_blocks_per_layer(const kvb__kv_stage *ks, int kind,
 uint64_t kvb__kv_blocks_per_request(const kvb__kv_stage *ks, uint64_t len,
                                     uint64_t mnbt, uint32_t block_size)
 {
-    uint64_t blocks = 0;
+    uint64_t blocks = ks->rec_groups; /* MambaSpec: one page per request */
     for (int k = 0; k < 3; k++)
         blocks += ks->groups[k] *
                   kvb__kv_blocks_per_layer(ks, k, len, mnbt, block_size);

@@ -48,6 +48,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_QWEN2_MOE, "qwen2_moe"},
     {KVB_ARCH_QWEN3_NEXT, "qwen3_next"},
     {KVB_ARCH_NEMOTRON_H, "nemotron_h"},
+    {KVB_ARCH_GRANITE_H, "granitemoehybrid"},
 };
 
 static const name_row dtype_names[] = {
@@ -160,12 +161,20 @@ bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer)
 bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer)
 {
     char k = kvb__layer_kind(m, layer);
-    return k == 'A' || k == 'G' || k == '-' || k == 'E';
+    return k == 'A' || k == 'G' || k == '-' || k == 'E' || k == 'm';
 }
 
 bool kvb__has_recurrent(const kvb_model *m)
 {
-    return strchr(m->layer_pattern, 'M') || strchr(m->layer_pattern, 'G');
+    return strchr(m->layer_pattern, 'M') || strchr(m->layer_pattern, 'G') ||
+           strchr(m->layer_pattern, 'm');
+}
+
+uint32_t kvb__count_recurrent(const kvb_model *m, uint32_t first, uint32_t last)
+{
+    return kvb__count_kind(m, first, last, 'M') +
+           kvb__count_kind(m, first, last, 'G') +
+           kvb__count_kind(m, first, last, 'm');
 }
 
 uint32_t kvb__count_kind(const kvb_model *m, uint32_t first, uint32_t last,
@@ -375,7 +384,7 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
         if (!strchr(KVB__LAYER_KINDS, m->layer_pattern[i]))
             return kvb__fail(err, KVB_EINVAL, "model.layer_pattern",
                              "model.layer_pattern[%zu] ('%c') is not a layer "
-                             "kind; allowed: A G * M - E",
+                             "kind; allowed: A G * M - E m",
                              i, m->layer_pattern[i]);
     if (m->sliding_window || m->attention_chunk_size)
         return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
@@ -387,7 +396,7 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
     if (!m->ssm_num_heads || !m->ssm_head_dim || !m->ssm_n_groups ||
         !m->ssm_state_size || !m->ssm_conv_kernel)
         return kvb__fail(err, KVB_EINVAL, "model.ssm_num_heads",
-                         "model.layer_pattern has recurrent layers (M or G) "
+                         "model.layer_pattern has recurrent layers (M, G, m) "
                          "that need ssm_num_heads, ssm_head_dim, "
                          "ssm_n_groups, ssm_state_size and ssm_conv_kernel; "
                          "allowed: all > 0");

@@ -165,8 +165,6 @@ static kvb_status check_model(batch_ctx *c, uint32_t i, kvb_status *row_st,
         if (st)
             return st;
         st = kvb__model_load(in, &c->models[i], NULL);
-        if (!st && kvb__has_recurrent(&c->models[i]))
-            st = KVB_EUNSUPPORTED; /* as kvb_plan_compute: not planned yet */
         c->model_ok[i] = (checked)(st + 1);
     }
     *row_st = (kvb_status)(c->model_ok[i] - 1);

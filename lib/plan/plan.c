@@ -78,6 +78,17 @@ bool kvb__parallelism_bad(const kvb__engine_in *in, uint32_t gpu_count,
                      "MLP width (%llu / %llu)",
                      tp, (unsigned long long)m->intermediate_size,
                      (unsigned long long)m->moe_intermediate_size);
+    } else if (kvb__has_recurrent(m) &&
+               (m->ssm_num_heads % tp ||
+                (strchr(m->layer_pattern, 'G') && m->ssm_n_groups % tp))) {
+        /* MambaMixer2 and Qwen3-Next's GatedDeltaNet divide their heads
+         * (GDN: key heads too) by TP; Mamba2 groups that do not divide are
+         * replicated instead (extra_groups_for_head_shards) */
+        if (msg)
+            snprintf(msg, cap,
+                     "tensor_parallel_size %u does not divide the "
+                     "recurrent layers' heads (%u value, %u key/group)",
+                     tp, m->ssm_num_heads, m->ssm_n_groups);
     } else {
         return false;
     }
@@ -457,12 +468,14 @@ static void plan_clear(kvb_plan *p, bool with_message)
     size_t tail = offsetof(kvb_plan, message) + sizeof p->message;
     size_t end = offsetof(kvb_plan, warning);
     memset((char *)p + tail, 0, end - tail);
-    if (with_message) {
-        memset(p->message, 0, sizeof p->message);
+    /* warnings are written in sweeps too (a hybrid's block size): a
+     * previous row's is cleared whole, so rows compare byte for byte */
+    if (with_message || p->warning[0])
         memset(p->warning, 0, sizeof p->warning);
-    } else {
-        p->message[0] = p->warning[0] = '\0';
-    }
+    if (with_message)
+        memset(p->message, 0, sizeof p->message);
+    else
+        p->message[0] = '\0';
 }
 
 kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
@@ -476,6 +489,18 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
     if (!(in->gpu_names & KVB__GPU_NAMES_KNOWN))
         in->gpu_names = kvb__gpu_names(in->gpu);
     const kvb__engine *e = in->engine;
+    /* An engine whose recurrent-state pool is not modelled (SGLang's
+     * mamba cache, llama.cpp's cells ...) would plan such a model as
+     * attention only: confidently wrong, so it is refused. */
+    if (kvb__has_recurrent(in->model) && !e->recurrent)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
+                         "planning a hybrid with recurrent layers (%s) on %s "
+                         "is not modelled yet: weights, KV per token and the "
+                         "state per request are computed, %s's state pool "
+                         "is not; allowed: llama.cpp, or vLLM 0.10.2 to "
+                         "0.11.0",
+                         kvb_arch_name(in->model->arch), e->display,
+                         e->display);
     e->defaults(in);
     kvb_status st = e->check ? e->check(in, err) : KVB_OK;
     if (st)
@@ -520,16 +545,6 @@ static kvb_status load_inputs(const kvb_model *model, const kvb_quant *quant,
                               kvb_serving *s, kvb_error *err)
 {
     kvb_status st = kvb__model_load(model, m, err);
-    /* The engines' recurrent-state pools (vLLM's page unification, SGLang's
-     * mamba cache, llama.cpp's cells) are not modelled yet: a plan that
-     * counted only the KV would be confidently wrong. */
-    if (!st && kvb__has_recurrent(m))
-        st = kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
-                       "planning a hybrid with recurrent layers (%s) is not "
-                       "supported yet: weights, KV per token and the state "
-                       "per request are computed, the engines' state pools "
-                       "are not; allowed: attention-only models",
-                       kvb_arch_name(m->arch));
     if (!st)
         st = kvb__quant_load(quant, q, err);
     if (!st)

@@ -918,6 +918,34 @@ const kvb__model_row kvb__model_rows[] = {
          .ssm_state_size = 128u,
          .ssm_conv_kernel = 4u,
      }},
+    {"Nemotron-Nano-9B-v2",
+     "nvidia/NVIDIA-Nemotron-Nano-9B-v2",
+     "config: tests/data/configs/nemotron-nano-9b-v2.json (SOURCES.md); 27"
+     " Mamba2, 4 attention and 25 MLP blocks (hybrid_override_pattern);"
+     " parameter count: the inventory, checked by hand in"
+     " tests/unit/test_read_hybrid.c; the Hub's 8,888,227,328 (\"8.89B"
+     " params\")",
+     8888227328ull,
+     {
+         .arch = KVB_ARCH_NEMOTRON_H,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_MLP_NO_GATE,
+         .num_hidden_layers = 56u,
+         .hidden_size = 4480u,
+         .num_attention_heads = 40u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 15680u,
+         .vocab_size = 131072u,
+         .max_position_embeddings = 131072u,
+         .layer_pattern =
+             "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-",
+         .ssm_num_heads = 128u,
+         .ssm_head_dim = 80u,
+         .ssm_n_groups = 8u,
+         .ssm_state_size = 128u,
+         .ssm_conv_kernel = 4u,
+     }},
     {"Nemotron-3-Nano-30B-A3B",
      "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
      "config: tests/data/configs/nemotron-3-nano-30b-a3b.json (the HF"

@@ -65,6 +65,15 @@ static const family families[] = {
     {KVB_ARCH_GPT_NEOX, F_NEOX, 0, 0, false},
     {KVB_ARCH_QWEN2_MOE, KVB_MODEL_ATTN_QKV_BIAS | KVB_MODEL_SHARED_EXPERT_GATE,
      0, 0, true},
+    /* Qwen3-Next: gated attention (q_proj twice as wide), q/k norms, a
+     * sigmoid-gated shared expert (modeling_qwen3_next.py). */
+    {KVB_ARCH_QWEN3_NEXT,
+     KVB_MODEL_QK_NORM | KVB_MODEL_SHARED_EXPERT_GATE | KVB_MODEL_ATTN_GATE, 0,
+     0, false},
+    /* Nemotron-H: relu2 MLPs of up_proj and down_proj only. */
+    {KVB_ARCH_NEMOTRON_H, KVB_MODEL_MLP_NO_GATE, 0, 0, false},
+    /* Granite-4.0-H: gated SiLU experts and shared MLP (granitemoehybrid) */
+    {KVB_ARCH_GRANITE_H, 0, 0, 0, false},
 };
 
 static const family *family_of(int32_t arch)
@@ -276,6 +285,12 @@ static const struct {
      "intermediate_size"},
     {KVB_ARCH_OPT, KVB_READ_FIELD_INTERMEDIATE_SIZE, "ffn_dim"},
     {KVB_ARCH_FALCON, KVB_READ_FIELD_INTERMEDIATE_SIZE, "ffn_hidden_size"},
+    {KVB_ARCH_NEMOTRON_H, KVB_READ_FIELD_HEAD_DIM,
+     "head_dim,attention_head_dim"},
+    {KVB_ARCH_NEMOTRON_H, KVB_READ_FIELD_SHARED_EXPERT_INTERMEDIATE_SIZE,
+     "moe_shared_expert_intermediate_size"},
+    {KVB_ARCH_GRANITE_H, KVB_READ_FIELD_SHARED_EXPERT_INTERMEDIATE_SIZE,
+     "shared_intermediate_size"},
 };
 
 static const char *keys_for(const cfg *c, const slot *s)
@@ -823,6 +838,283 @@ static void dtype(cfg *c)
     }
 }
 
+/* ---- hybrid layers (Qwen3-Next, Nemotron-H) ---- */
+
+static bool is_hybrid(const cfg *c)
+{
+    return c->fam->arch == KVB_ARCH_QWEN3_NEXT ||
+           c->fam->arch == KVB_ARCH_NEMOTRON_H ||
+           c->fam->arch == KVB_ARCH_GRANITE_H;
+}
+
+/* One recurrent size, required: the families' defaults are not read from
+ * the classes, so a config without the key is refused by name. */
+static kvb_status ssm_size(cfg *c, const char *keys, uint32_t *out)
+{
+    char key[64];
+    bool found = false;
+    uint64_t v = 0;
+    kvb_status st = get_u64(c, c->obj, keys, &v, key, &found);
+    if (st)
+        return st;
+    size_t n = strcspn(keys, ",");
+    if (!found || v == 0 || v > 65536)
+        return cfg_fail(c, found ? KVB_ERANGE : KVB_EPARSE, found ? key : keys,
+                        "%.*s is %s; allowed: 1..65536 (the recurrent "
+                        "layers' size)",
+                        (int)n, keys, found ? "out of range" : "missing");
+    *out = (uint32_t)v;
+    return KVB_OK;
+}
+
+/* A per-layer list of names into layer_pattern: `names` and `kinds` pair
+ * each accepted name with its layer_pattern character. */
+static kvb_status pattern_list(cfg *c, const char *key,
+                               const char *const *names, const char *kinds,
+                               size_t n_names)
+{
+    kvb_model *m = &c->r->model;
+    json_t *list = json_object_get(c->obj, key);
+    size_t n = json_array_size(list);
+    if (n != m->num_hidden_layers || n >= sizeof m->layer_pattern)
+        return cfg_fail(c, KVB_EPARSE, key,
+                        "%s has %zu entries; allowed: one per layer (%u), "
+                        "at most %zu",
+                        key, n, m->num_hidden_layers,
+                        sizeof m->layer_pattern - 1);
+    for (size_t i = 0; i < n; i++) {
+        const char *t = json_string_value(json_array_get(list, i));
+        size_t k = 0;
+        while (t && k < n_names && strcmp(t, names[k]) != 0)
+            k++;
+        if (!t || k == n_names)
+            return cfg_fail(c, KVB_EUNSUPPORTED, key,
+                            "%s[%zu] (%s) is not a layer kind modelled "
+                            "here",
+                            key, i, t ? t : "not a string");
+        m->layer_pattern[i] = kinds[k];
+    }
+    m->layer_pattern[n] = '\0';
+    return KVB_OK;
+}
+
+/*
+ * Qwen3-Next (configuration_qwen3_next.py): layer_types names each layer
+ * "linear_attention" (Gated DeltaNet, 'G') or "full_attention" ('A');
+ * without it, layer i is full iff (i + 1) % full_attention_interval == 0.
+ * Every layer then has its MoE (or dense) MLP.  The mtp.* layers the
+ * checkpoint carries are loaded only for speculative decoding, so they are
+ * not in the inventory.
+ */
+static kvb_status qwen3_next(cfg *c)
+{
+    static const char *const names[] = {"linear_attention", "full_attention"};
+    kvb_model *m = &c->r->model;
+    kvb_status st = KVB_OK;
+    if (m->num_hidden_layers >= sizeof m->layer_pattern)
+        return cfg_fail(c, KVB_ERANGE, "num_hidden_layers",
+                        "num_hidden_layers (%u) is too many for a hybrid; "
+                        "allowed: at most %zu",
+                        m->num_hidden_layers, sizeof m->layer_pattern - 1);
+    if (json_is_array(json_object_get(c->obj, "layer_types"))) {
+        st = pattern_list(c, "layer_types", names, "GA", 2);
+    } else {
+        char key[64];
+        bool found = false;
+        uint64_t every = 0;
+        st = get_u64(c, c->obj, "full_attention_interval", &every, key, &found);
+        if (!st && (!found || every == 0))
+            return cfg_fail(c, KVB_EPARSE, "full_attention_interval",
+                            "full_attention_interval is missing or 0 and "
+                            "layer_types is absent; allowed: the layer kinds "
+                            "in one of them");
+        for (uint32_t i = 0; !st && i < m->num_hidden_layers; i++)
+            m->layer_pattern[i] = (i + 1) % every == 0 ? 'A' : 'G';
+    }
+    bool gate = true; /* Qwen3.5's attn_output_gate; Qwen3-Next always */
+    if (!st)
+        st = get_bool(c, c->obj, "attn_output_gate", true, &gate);
+    if (!gate)
+        m->flags &= ~(uint32_t)KVB_MODEL_ATTN_GATE;
+    if (!st)
+        st = ssm_size(c, "linear_num_value_heads", &m->ssm_num_heads);
+    if (!st)
+        st = ssm_size(c, "linear_value_head_dim", &m->ssm_head_dim);
+    if (!st)
+        st = ssm_size(c, "linear_num_key_heads", &m->ssm_n_groups);
+    if (!st)
+        st = ssm_size(c, "linear_key_head_dim", &m->ssm_state_size);
+    if (!st)
+        st = ssm_size(c, "linear_conv_kernel_dim", &m->ssm_conv_kernel);
+    return st;
+}
+
+/* Nemotron-H options whose tensors the inventory does not hold: say so
+ * rather than count a different model. */
+static kvb_status nemotron_h_options(cfg *c)
+{
+    bool conv_bias = true, proj_bias = false;
+    kvb_status st = get_bool(c, c->obj, "use_conv_bias", true, &conv_bias);
+    if (!st)
+        st = get_bool(c, c->obj, "mamba_proj_bias,use_bias", false, &proj_bias);
+    if (!st && (!conv_bias || proj_bias))
+        return cfg_fail(c, KVB_EUNSUPPORTED,
+                        conv_bias ? "mamba_proj_bias" : "use_conv_bias",
+                        "a Mamba2 mixer %s is not modelled; allowed: "
+                        "use_conv_bias true, mamba_proj_bias false",
+                        conv_bias ? "with projection biases"
+                                  : "without a conv bias");
+    json_t *latent = json_object_get(c->obj, "moe_latent_size");
+    if (!st && latent && !json_is_null(latent))
+        return cfg_fail(c, KVB_EUNSUPPORTED, "moe_latent_size",
+                        "moe_latent_size: latent MoE projections are not "
+                        "modelled; allowed: no latent MoE");
+    return st;
+}
+
+/*
+ * Nemotron-H (configuration_nemotron_h.py; vLLM nemotron_h.py builds one
+ * block per character): hybrid_override_pattern gives each block as M
+ * (Mamba2), * (attention), - (MLP) or E (MoE), the same letters
+ * layer_pattern uses; newer configs spell it layers_block_type ("mamba",
+ * "attention", "mlp", "moe").  The MoE router keeps an
+ * e_score_correction_bias.  mamba_ssm_cache_dtype, when given, is the
+ * temporal state's dtype.
+ */
+static kvb_status nemotron_h(cfg *c)
+{
+    static const char *const names[] = {"mamba", "attention", "mlp", "moe"};
+    kvb_model *m = &c->r->model;
+    const char *pattern = get_string(c->obj, "hybrid_override_pattern");
+    kvb_status st = nemotron_h_options(c);
+    if (st)
+        return st;
+    if (pattern) {
+        size_t n = strlen(pattern);
+        if (n != m->num_hidden_layers || n >= sizeof m->layer_pattern)
+            return cfg_fail(c, KVB_EPARSE, "hybrid_override_pattern",
+                            "hybrid_override_pattern has %zu blocks but "
+                            "num_hidden_layers is %u; allowed: one per "
+                            "layer, at most %zu",
+                            n, m->num_hidden_layers,
+                            sizeof m->layer_pattern - 1);
+        for (size_t i = 0; i < n; i++)
+            if (!strchr("M*-E", pattern[i]))
+                return cfg_fail(c, KVB_EUNSUPPORTED, "hybrid_override_pattern",
+                                "hybrid_override_pattern[%zu] ('%c') is not "
+                                "a block kind; allowed: M * - E",
+                                i, pattern[i]);
+        memcpy(m->layer_pattern, pattern, n + 1);
+    } else if (json_is_array(json_object_get(c->obj, "layers_block_type"))) {
+        st = pattern_list(c, "layers_block_type", names, "M*-E", 4);
+    } else {
+        return cfg_fail(c, KVB_EPARSE, "hybrid_override_pattern",
+                        "hybrid_override_pattern (or layers_block_type) is "
+                        "missing; the block kinds must be given");
+    }
+    if (!st)
+        st = ssm_size(c, "mamba_num_heads", &m->ssm_num_heads);
+    if (!st)
+        st = ssm_size(c, "mamba_head_dim", &m->ssm_head_dim);
+    if (!st)
+        st = ssm_size(c, "n_groups,mamba_n_groups", &m->ssm_n_groups);
+    if (!st)
+        st = ssm_size(c, "ssm_state_size", &m->ssm_state_size);
+    if (!st)
+        st = ssm_size(c, "conv_kernel,mamba_d_conv", &m->ssm_conv_kernel);
+    const char *sd = get_string(c->obj, "mamba_ssm_cache_dtype");
+    int32_t d = KVB_DTYPE_AUTO;
+    if (!st && sd && kvb_dtype_find(sd, &d, NULL) == KVB_OK &&
+        d != KVB_DTYPE_FP8)
+        m->ssm_state_dtype = d;
+    if (m->num_experts)
+        m->flags |= KVB_MODEL_ROUTER_SCORE_BIAS;
+    return st;
+}
+
+/* Granite-4.0-H's mamba_d_head: a number, or "auto" for mamba_expand x
+ * hidden_size / mamba_n_heads (GraniteMoeHybridConfig). */
+static kvb_status granite_head(cfg *c, kvb_model *m)
+{
+    const char *v = get_string(c->obj, "mamba_d_head");
+    if (!v || strcmp(v, "auto") != 0)
+        return ssm_size(c, "mamba_d_head", &m->ssm_head_dim);
+    char key[64];
+    bool found = false;
+    uint64_t expand = 0;
+    kvb_status st = get_u64(c, c->obj, "mamba_expand", &expand, key, &found);
+    if (!st && (!found || expand * m->hidden_size % m->ssm_num_heads))
+        return cfg_fail(c, KVB_EPARSE, "mamba_d_head",
+                        "mamba_d_head is \"auto\" but mamba_expand x "
+                        "hidden_size is missing or not a multiple of "
+                        "mamba_n_heads (%u)",
+                        m->ssm_num_heads);
+    if (!st)
+        m->ssm_head_dim =
+            (uint32_t)(expand * m->hidden_size / m->ssm_num_heads);
+    return st;
+}
+
+/*
+ * Granite-4.0-H (configuration_granitemoehybrid.py; vLLM
+ * granitemoehybrid.py): every layer is a mixer, "mamba" (Mamba2, 'm') or
+ * "attention" ('A') in layer_types, then the FFN: the routed experts
+ * (num_local_experts of intermediate_size) and a shared MLP of
+ * shared_intermediate_size, both gated; without experts the shared MLP is
+ * the layer's dense MLP.
+ */
+static kvb_status granite_h(cfg *c)
+{
+    static const char *const names[] = {"mamba", "attention"};
+    kvb_model *m = &c->r->model;
+    bool conv_bias = true, proj_bias = false;
+    kvb_status st = get_bool(c, c->obj, "mamba_conv_bias", true, &conv_bias);
+    if (!st)
+        st = get_bool(c, c->obj, "mamba_proj_bias", false, &proj_bias);
+    if (!st && (!conv_bias || proj_bias))
+        return cfg_fail(c, KVB_EUNSUPPORTED,
+                        conv_bias ? "mamba_proj_bias" : "mamba_conv_bias",
+                        "a Mamba2 mixer %s is not modelled; allowed: "
+                        "mamba_conv_bias true, mamba_proj_bias false",
+                        conv_bias ? "with projection biases"
+                                  : "without a conv bias");
+    if (!st && !json_is_array(json_object_get(c->obj, "layer_types")))
+        return cfg_fail(c, KVB_EPARSE, "layer_types",
+                        "layer_types is missing; the mixer of each layer "
+                        "(mamba or attention) must be given");
+    if (!st)
+        st = pattern_list(c, "layer_types", names, "mA", 2);
+    if (!st)
+        st = ssm_size(c, "mamba_n_heads", &m->ssm_num_heads);
+    if (!st)
+        st = granite_head(c, m);
+    if (!st)
+        st = ssm_size(c, "mamba_n_groups", &m->ssm_n_groups);
+    if (!st)
+        st = ssm_size(c, "mamba_d_state", &m->ssm_state_size);
+    if (!st)
+        st = ssm_size(c, "mamba_d_conv", &m->ssm_conv_kernel);
+    if (!st && m->num_experts == 0 && m->shared_expert_intermediate_size) {
+        m->intermediate_size = m->shared_expert_intermediate_size;
+        m->shared_expert_intermediate_size = 0;
+        m->num_shared_experts = 0;
+    }
+    return st;
+}
+
+static kvb_status hybrid(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    m->sliding_window = 0; /* none of these families slides its window */
+    m->sliding_window_pattern = 0;
+    kvb_status st = c->fam->arch == KVB_ARCH_QWEN3_NEXT  ? qwen3_next(c)
+                    : c->fam->arch == KVB_ARCH_GRANITE_H ? granite_h(c)
+                                                         : nemotron_h(c);
+    if (!st)
+        cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");
+    return st;
+}
+
 /* ---- architecture ---- */
 
 static const struct {
@@ -842,6 +1134,11 @@ static const struct {
     {"kimi_k2", KVB_ARCH_DEEPSEEK_V3},
     /* Granite 3.x: Llama's tensors (its multipliers change no shape) */
     {"granite", KVB_ARCH_LLAMA},
+    /* Qwen3.5's language model: Qwen3-Next's Gated DeltaNet and gated
+     * attention layers (in_proj_qkv + in_proj_z + in_proj_b + in_proj_a
+     * hold what in_proj_qkvz + in_proj_ba hold), dense or MoE */
+    {"qwen3_5_text", KVB_ARCH_QWEN3_NEXT},
+    {"qwen3_5_moe_text", KVB_ARCH_QWEN3_NEXT},
 };
 
 /* Multimodal configs: the towers' weights are not in the inventory yet;
@@ -859,6 +1156,43 @@ static void towers(cfg *c)
                            keys[i]);
 }
 
+/* Recurrent families whose layers are not modelled: refused by name,
+ * also under KVB_READ_ASSUME_LLAMA, since a Llama-shaped reading would
+ * plan their recurrent layers as attention. */
+static const struct {
+    const char *type, *missing;
+} unmodelled[] = {
+    {"jamba", "Mamba1 mixers (x_proj, dt_proj, a d_inner x d_state state)"},
+    {"falcon_h1", "attention and a Mamba2 mixer in parallel in every layer"},
+    {"zamba2", "Mamba2 layers with shared attention blocks and their LoRA "
+               "adapters"},
+    {"zamba", "Mamba1 layers with a shared attention block"},
+    {"bamba", "its attn_layer_indices layout (Mamba2 + MLP layers)"},
+    {"mamba", "attention-free Mamba1 layers"},
+    {"mamba2", "attention-free Mamba2 layers"},
+    {"falcon_mamba", "attention-free Mamba1 layers"},
+    {"lfm2", "short-convolution layers (conv_L_cache state)"},
+    {"minimax", "lightning (linear) attention layers"},
+    {"minimax_text_01", "lightning (linear) attention layers"},
+    {"kimi_linear", "Kimi Delta Attention layers"},
+    {"rwkv", "RWKV time-mix layers"},
+    {"rwkv7", "RWKV time-mix layers"},
+    {"plamo2", "Mamba layers"},
+};
+
+static kvb_status refuse_unmodelled(cfg *c, const char *type)
+{
+    for (size_t i = 0; type && i < KVB__ARRAY_LEN(unmodelled); i++)
+        if (kvb__strcasecmp(type, unmodelled[i].type) == 0)
+            return cfg_fail(c, KVB_EUNSUPPORTED, "model_type",
+                            "model_type (%s) has recurrent layers that are "
+                            "not modelled: %s; planning them as attention "
+                            "would be wrong, so it is refused (also with "
+                            "assume-llama)",
+                            type, unmodelled[i].missing);
+    return KVB_OK;
+}
+
 static kvb_status architecture(cfg *c)
 {
     const char *type = get_string(c->obj, "model_type");
@@ -869,11 +1203,6 @@ static kvb_status architecture(cfg *c)
     }
     int32_t arch = KVB_ARCH_GENERIC;
     bool known = type && kvb_arch_find(type, &arch, NULL) == KVB_OK;
-    /* The hybrids' layer patterns and recurrent sizes are not read from a
-     * config.json yet: until they are, such a file stays unknown (the
-     * presets carry them). */
-    if (arch == KVB_ARCH_QWEN3_NEXT || arch == KVB_ARCH_NEMOTRON_H)
-        known = false;
     for (size_t i = 0; type && !known && i < KVB__ARRAY_LEN(extra_types); i++)
         if (kvb__strcasecmp(type, extra_types[i].name) == 0) {
             arch = extra_types[i].arch;
@@ -881,6 +1210,11 @@ static kvb_status architecture(cfg *c)
         }
     if (type)
         kvb__strlcpy(c->r->info.arch_name, type, sizeof c->r->info.arch_name);
+    kvb_status bad = known ? KVB_OK : refuse_unmodelled(c, type);
+    if (bad) {
+        c->prefix = saved;
+        return bad;
+    }
     if (known) {
         cfg_mark(c, KVB_READ_FIELD_ARCH, "model_type");
         cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");
@@ -988,7 +1322,9 @@ static kvb_status read_model(cfg *c)
         st = experts(c);
     if (!st)
         st = require(c);
-    if (!st)
+    if (!st && is_hybrid(c))
+        st = hybrid(c);
+    else if (!st)
         st = sliding(c);
     if (!st && c->fam->arch == KVB_ARCH_LLAMA4)
         st = chunking(c);

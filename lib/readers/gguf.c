@@ -325,6 +325,14 @@ enum {
     K_ROPE_DIM,
     K_WINDOW,
     K_WINDOW_PATTERN,
+    K_SSM_CONV,
+    K_SSM_INNER,
+    K_SSM_STATE,
+    K_SSM_DT_RANK,
+    K_SSM_GROUPS,
+    K_FULL_ATTN,
+    K_SHORTCONV,
+    K_WKV,
     K_COUNT
 };
 
@@ -352,6 +360,14 @@ static const char *const suffixes[K_COUNT] = {
     "rope.dimension_count",
     "attention.sliding_window",
     "attention.sliding_window_pattern",
+    "ssm.conv_kernel",
+    "ssm.inner_size",
+    "ssm.state_size",
+    "ssm.time_step_rank",
+    "ssm.group_count",
+    "full_attention_interval",
+    "shortconv.l_cache",
+    "wkv.head_size",
 };
 
 typedef struct meta {
@@ -677,13 +693,23 @@ static const struct {
     const char *name;
     int32_t arch;
 } archs[] = {
-    {"llama", KVB_ARCH_LLAMA},      {"llama4", KVB_ARCH_LLAMA4},
-    {"qwen2", KVB_ARCH_QWEN2},      {"qwen2moe", KVB_ARCH_QWEN2_MOE},
-    {"qwen3", KVB_ARCH_QWEN3},      {"qwen3moe", KVB_ARCH_QWEN3_MOE},
-    {"gemma2", KVB_ARCH_GEMMA2},    {"gemma3", KVB_ARCH_GEMMA3},
-    {"phi3", KVB_ARCH_PHI3},        {"deepseek2", KVB_ARCH_DEEPSEEK_V3},
-    {"gpt-oss", KVB_ARCH_GPT_OSS},  {"falcon", KVB_ARCH_FALCON},
+    {"llama", KVB_ARCH_LLAMA},
+    {"llama4", KVB_ARCH_LLAMA4},
+    {"qwen2", KVB_ARCH_QWEN2},
+    {"qwen2moe", KVB_ARCH_QWEN2_MOE},
+    {"qwen3", KVB_ARCH_QWEN3},
+    {"qwen3moe", KVB_ARCH_QWEN3_MOE},
+    {"gemma2", KVB_ARCH_GEMMA2},
+    {"gemma3", KVB_ARCH_GEMMA3},
+    {"phi3", KVB_ARCH_PHI3},
+    {"deepseek2", KVB_ARCH_DEEPSEEK_V3},
+    {"gpt-oss", KVB_ARCH_GPT_OSS},
+    {"falcon", KVB_ARCH_FALCON},
     {"gptneox", KVB_ARCH_GPT_NEOX},
+    /* Gated DeltaNet hybrids, laid out as Qwen3-Next (recurrent()) */
+    {"qwen3next", KVB_ARCH_QWEN3_NEXT},
+    {"qwen35", KVB_ARCH_QWEN3_NEXT},
+    {"qwen35moe", KVB_ARCH_QWEN3_NEXT},
 };
 
 /* llama.cpp's global-layer period for families that hard-code it. */
@@ -973,6 +999,79 @@ static kvb_status architecture(gmap *g)
     return KVB_OK;
 }
 
+/* A recurrent size: required, non-zero, within 32 bits. */
+static kvb_status ssm_key(gmap *g, int k, uint32_t *out)
+{
+    uint64_t v = 0;
+    bool found = false;
+    kvb_status st = key_u64(g, k, &v, &found);
+    if (!st && (!found || v == 0 || v > 65536))
+        st = gfail(g->c, found ? KVB_ERANGE : KVB_EPARSE, key_field(g, k),
+                   g->m->k[k].at, "%s is %s; allowed: 1..65536",
+                   key_field(g, k) + 5, found ? "out of range" : "missing");
+    if (!st)
+        *out = (uint32_t)v;
+    return st;
+}
+
+/*
+ * Recurrent layers.  llama.cpp's qwen3next (and qwen35, qwen35moe) lay
+ * them out as Qwen3-Next does (src/llama-model.cpp: layer i is recurrent
+ * iff (i + 1) % full_attention_interval != 0, the interval 4 when absent;
+ * ssm.inner_size = value heads x head dim, ssm.state_size = key head dim,
+ * ssm.group_count = key heads, ssm.time_step_rank = value heads).  Any
+ * other file with recurrent keys (ssm, shortconv, wkv: Mamba, Nemotron-H,
+ * Granite hybrids, Jamba, Falcon-H1, LFM2, RWKV ...) is refused: read as
+ * a Llama-shaped decoder, its state would be missed and its KV overstated.
+ */
+static kvb_status recurrent(gmap *g)
+{
+    kvb_model *md = &g->c->r->model;
+    const gval *k = g->m->k;
+    bool any = k[K_SSM_CONV].set || k[K_SSM_STATE].set || k[K_SHORTCONV].set ||
+               k[K_WKV].set;
+    if (md->arch != KVB_ARCH_QWEN3_NEXT)
+        return any ? gfail(g->c, KVB_EUNSUPPORTED, "gguf.general.architecture",
+                           g->m->arch.at,
+                           "general.architecture (%s) has recurrent layers "
+                           "(ssm, shortconv or wkv keys) this reader does not "
+                           "lay out; allowed: qwen3next, qwen35, qwen35moe",
+                           g->c->r->info.arch_name)
+                   : KVB_OK;
+    uint32_t heads = 0, inner = 0;
+    uint64_t every = 4;
+    bool found = false;
+    kvb_status st = ssm_key(g, K_SSM_CONV, &md->ssm_conv_kernel);
+    if (!st)
+        st = ssm_key(g, K_SSM_INNER, &inner);
+    if (!st)
+        st = ssm_key(g, K_SSM_STATE, &md->ssm_state_size);
+    if (!st)
+        st = ssm_key(g, K_SSM_DT_RANK, &heads);
+    if (!st)
+        st = ssm_key(g, K_SSM_GROUPS, &md->ssm_n_groups);
+    if (!st)
+        st = key_u64(g, K_FULL_ATTN, &every, &found);
+    if (!st && (every == 0 || inner % heads ||
+                md->num_hidden_layers >= sizeof md->layer_pattern))
+        st = gfail(g->c, KVB_EUNSUPPORTED, key_field(g, K_SSM_INNER),
+                   k[K_SSM_INNER].at,
+                   "ssm.inner_size (%u) over ssm.time_step_rank (%u) heads, "
+                   "full_attention_interval (%llu) or %u layers cannot be "
+                   "laid out; allowed: whole heads, an interval > 0, at most "
+                   "%zu layers",
+                   inner, heads, (unsigned long long)every,
+                   md->num_hidden_layers, sizeof md->layer_pattern - 1);
+    if (st)
+        return st;
+    md->ssm_num_heads = heads;
+    md->ssm_head_dim = inner / heads;
+    for (uint32_t i = 0; i < md->num_hidden_layers; i++)
+        md->layer_pattern[i] = (i + 1) % every == 0 ? 'A' : 'G';
+    md->layer_pattern[md->num_hidden_layers] = '\0';
+    return KVB_OK;
+}
+
 static void finish(gmap *g)
 {
     kvb__reader *r = g->c->r;
@@ -1002,8 +1101,12 @@ static kvb_status map_model(cur *c, meta *m)
 {
     gmap g = {c, m, {NULL, 0}, {0}};
     kvb_status st = architecture(&g);
+    if (!st && c->r->model.arch != KVB_ARCH_QWEN3_NEXT)
+        st = recurrent(&g); /* refuse before a per-layer key fails */
     if (!st)
         st = read_direct(&g);
+    if (!st && c->r->model.arch == KVB_ARCH_QWEN3_NEXT)
+        st = recurrent(&g);
     if (!st)
         st = vocabulary(&g);
     if (!st)

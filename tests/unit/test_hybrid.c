@@ -7,6 +7,8 @@
 
 #include "internal.h"
 
+#include <string.h>
+
 /* Qwen3-Next-80B-A3B (config: hidden 2048, 48 layers, full attention every
  * 4th; Gated DeltaNet with 16 key heads x 128, 32 value heads x 128, conv
  * 4; attention 16 heads, 2 KV heads, head_dim 256, output gate; 512
@@ -95,8 +97,188 @@ static void test_hybrid_state_per_request(void **state)
     assert_int_equal(kvb__state_bytes_per_request(&m, &q, 1, 0, 52), 49082368);
 }
 
-/* A pattern that does not match the layers is refused, as is planning a
- * recurrent hybrid (the engines' state pools are not modelled yet). */
+/* A plan of `model` on vLLM 0.11.0 (the hybrid manager with prefix
+ * caching off for hybrids), 20 GiB of KV cache memory given outright
+ * (--kv-cache-memory) so the arithmetic below is the whole story. */
+static kvb_status plan_hybrid(const char *model, uint32_t version,
+                              int32_t engine, uint32_t tp, uint64_t kv_bytes,
+                              kvb_plan *p, kvb_error *e)
+{
+    kvb_model m = preset_model(model);
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_gpu g = gpu_of(141 * GIB, 8);
+    g.compute_capability = 90;
+    kvb_serving s = serving_default();
+    s.engine = engine;
+    s.engine_version = version;
+    s.tensor_parallel_size = tp;
+    s.max_model_len = 262144;
+    s.kv_cache_memory_bytes = kv_bytes;
+    assert_int_equal(KVB_PLAN_INIT(p), KVB_OK);
+    assert_int_equal(kvb_error_init(e, sizeof *e), KVB_OK);
+    return kvb_plan_compute(&m, &q, &g, &s, p, e);
+}
+
+/*
+ * vLLM 0.11.0, Qwen3-Next at TP 2 (vllm/model_executor/models/config.py
+ * HybridAttentionMambaModelConfig; vllm/v1/core/kv_cache_utils.py):
+ *   attention page of one token, one layer, one rank: 2 x 1 KV head x 256
+ *     x 2 B = 1024 B;
+ *   a Gated DeltaNet layer's state on one rank (MambaSpec page): conv
+ *     (2 x 16 x 128 + 32 x 128) / 2 x 3 x 2 B = 24576 B, temporal
+ *     16 x 128 x 128 x 2 B = 524288 B; 548864 B;
+ *   attention block = 16 x cdiv(548864, 16 x 1024) = 16 x 34 = 544
+ *     tokens; page 544 x 1024 = 557056 B, the state padded to it;
+ *   groups: 12 attention and 36 GDN layers, group size 12: 1 + 3 groups;
+ *   num_blocks = 20 GiB / 557056 / 12 = 3212;
+ *   "GPU KV cache size": 3212 // 4 groups x 544 = 436832 tokens;
+ *   a 262144-token request: cdiv(262144, 544) = 482 attention blocks + 3
+ *     state blocks = 485; concurrency 3212 / 485;
+ *   KV needed at 262144: (12 x 482 + 36 x 1) pages = 3242065920 B.
+ * With 2 GiB: 3855 pages; (3855 - 36) // 12 = 318 blocks per attention
+ * layer, so the largest max_model_len that fits is 318 x 544 = 172992.
+ */
+static void test_hybrid_vllm_qwen3_next(void **state)
+{
+    (void)state;
+    kvb_plan p;
+    kvb_error e;
+    assert_int_equal(plan_hybrid("Qwen3-Next-80B-A3B", 1100, KVB_ENGINE_VLLM, 2,
+                                 20 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.block_size, 544);
+    assert_int_equal(p.kv_cache_groups, 4);
+    assert_int_equal(p.block_bytes_per_gpu, 557056ull * 12);
+    assert_int_equal(p.num_blocks, 3212);
+    assert_int_equal(p.max_kv_tokens, 436832);
+    assert_true(p.max_concurrency > 3212.0 / 485 - 1e-9 &&
+                p.max_concurrency < 3212.0 / 485 + 1e-9);
+    assert_int_equal(p.kv_needed_bytes_per_gpu, 3242065920ull);
+    assert_int_equal(p.verdict, KVB_VERDICT_FITS);
+    assert_non_null(strstr(p.warning, "544 tokens"));
+    assert_int_equal(plan_hybrid("Qwen3-Next-80B-A3B", 1100, KVB_ENGINE_VLLM, 2,
+                                 2 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_model_len_fit, 172992);
+    assert_int_equal(p.verdict, KVB_VERDICT_MAX_LEN_EXCEEDS_KV);
+}
+
+/*
+ * vLLM 0.10.2, Nemotron-3 Nano at TP 1 (the preset's state in float32,
+ * as --mamba-ssm-cache-dtype float32 gives it): a Mamba2 layer's state
+ * conv (4096 + 2 x 8 x 128) x 3 x 2 B = 36864 B + temporal 64 x 64 x 128
+ * x 4 B = 2097152 B = 2134016 B; attention token page 2 x 2 x 128 x 2 B =
+ * 1024 B; block 16 x cdiv(2134016, 16384) = 16 x 131 = 2096 tokens;
+ * 6 attention and 23 Mamba2 layers: group size 6, 1 + 4 groups;
+ * num_blocks = 20 GiB / (2096 x 1024) / 6 = 1667; tokens 1667 // 5 x 2096
+ * = 697968; a 262144-token request: 126 + 4 blocks.
+ */
+static void test_hybrid_vllm_nemotron3(void **state)
+{
+    (void)state;
+    kvb_plan p;
+    kvb_error e;
+    assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 1002,
+                                 KVB_ENGINE_VLLM, 1, 20 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.block_size, 2096);
+    assert_int_equal(p.kv_cache_groups, 5);
+    assert_int_equal(p.num_blocks, 1667);
+    assert_int_equal(p.max_kv_tokens, 697968);
+    assert_true(p.max_concurrency > 1667.0 / 130 - 1e-9 &&
+                p.max_concurrency < 1667.0 / 130 + 1e-9);
+}
+
+/* Where the engine's pool is not modelled, the plan is refused by name,
+ * never planned as attention only. */
+static void test_hybrid_plan_refusals(void **state)
+{
+    (void)state;
+    kvb_plan p;
+    kvb_error e;
+    /* the newest vLLM: Mamba prefix caching changes the rules by release */
+    assert_int_equal(plan_hybrid("Qwen3-Next-80B-A3B", 0, KVB_ENGINE_VLLM, 2,
+                                 20 * GIB, &p, &e),
+                     KVB_EUNSUPPORTED);
+    assert_string_equal(e.field, "serving.engine_version");
+    assert_non_null(strstr(e.message, "0.10.2 to 0.11.0"));
+    /* before the V1 hybrid manager */
+    assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 1001,
+                                 KVB_ENGINE_VLLM, 1, 20 * GIB, &p, &e),
+                     KVB_EUNSUPPORTED);
+    assert_non_null(strstr(e.message, "MambaCacheManager"));
+    /* another engine */
+    assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 0,
+                                 KVB_ENGINE_SGLANG, 1, 0, &p, &e),
+                     KVB_EUNSUPPORTED);
+    assert_string_equal(e.field, "model.layer_pattern");
+    assert_non_null(strstr(e.message, "SGLang"));
+}
+
+/* Recurrent heads that TP does not divide stop vLLM (MambaMixer2 and
+ * GatedDeltaNet divide them per rank): 36 value heads at TP 8, where the
+ * attention (16 heads, 2 KV heads) and MLP widths would split. */
+static void test_hybrid_tp_divides_recurrent_heads(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    m.ssm_num_heads = 36;
+    m.ssm_n_groups = 12;
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_gpu g = gpu_of(141 * GIB, 8);
+    kvb_serving s = serving_default();
+    s.engine_version = 1100;
+    s.tensor_parallel_size = 8;
+    kvb_plan p;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.verdict, KVB_VERDICT_PARALLELISM_INVALID);
+    assert_non_null(strstr(p.message, "recurrent"));
+    s.tensor_parallel_size = 4; /* 36 / 4 and 12 / 4 */
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_not_equal(p.verdict, KVB_VERDICT_PARALLELISM_INVALID);
+}
+
+/*
+ * llama.cpp: the attention layers' KV cells plus llama_memory_recurrent's
+ * max(1, n_seq_max) cells of f32 state per recurrent layer
+ * (llama-memory-recurrent.cpp; n_embd_r, n_embd_s in llama-hparams.cpp).
+ * Qwen3-Next, -c 16384 -np 4, f16 cache: K and V 12 layers x 16384 cells
+ * x 512 x 2 B each = 402653184 B; state per layer and cell: r 3 x (4096 +
+ * 2 x 16 x 128) x 4 B = 98304 B, s 128 x 4096 x 4 B = 2097152 B; 36
+ * layers x 4 cells: 316145664 B ("R (f32): 13.50 MiB, S (f32): 288.00
+ * MiB", the figures a logged 30-layer model of the same linear sizes gives
+ * per layer: "251.25 MiB (4 cells, 40 layers, 4 seqs), R (f32): 11.25
+ * MiB, S (f32): 240.00 MiB").
+ */
+static void test_hybrid_llama_cpp_state_cells(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    kvb_quant q = quant_of(KVB_QUANT_Q4_K_M);
+    kvb_gpu g = gpu_of(141 * GIB, 1);
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_LLAMA_CPP;
+    s.context_size = 16384;
+    s.max_num_seqs = 4;
+    s.max_model_len = 4096;
+    kvb_plan p;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.context_size, 16384);
+    assert_int_equal(p.kv_cache_bytes_per_gpu, 402653184ull + 316145664ull);
+    assert_non_null(strstr(p.warning, "301.50 MiB of recurrent state"));
+    /* one slot: one cell */
+    s.max_num_seqs = 1;
+    s.context_size = 4096;
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.kv_cache_bytes_per_gpu,
+                     402653184ull / 4 + 316145664ull / 4);
+}
+
+/* A pattern that does not match the layers is refused. */
 static void test_hybrid_refusals(void **state)
 {
     (void)state;
@@ -117,4 +299,9 @@ KVB_TESTS(cmocka_unit_test(test_hybrid_qwen3_next_params_by_hand),
           cmocka_unit_test(test_hybrid_nemotron3_params_by_hand),
           cmocka_unit_test(test_hybrid_kv_only_attention),
           cmocka_unit_test(test_hybrid_state_per_request),
-          cmocka_unit_test(test_hybrid_refusals));
+          cmocka_unit_test(test_hybrid_refusals),
+          cmocka_unit_test(test_hybrid_vllm_qwen3_next),
+          cmocka_unit_test(test_hybrid_vllm_nemotron3),
+          cmocka_unit_test(test_hybrid_plan_refusals),
+          cmocka_unit_test(test_hybrid_tp_divides_recurrent_heads),
+          cmocka_unit_test(test_hybrid_llama_cpp_state_cells));

@@ -798,6 +798,75 @@ static void test_read_gguf_files(void **state)
     free(b.p);
 }
 
+/* A recurrent hybrid's header: Qwen3-Next's keys as llama.cpp writes them
+ * (the print_info of a Qwen3-Next GGUF: ssm_d_conv 4, ssm_d_inner 4096,
+ * ssm_d_state 128, ssm_dt_rank 32, ssm_n_group 16), scaled down here to 8
+ * layers; `arch` names the architecture. */
+static gb hybrid_header(const char *arch, bool interval)
+{
+    gb b = {0};
+    char key[96];
+    header(&b, 3, 0, interval ? 16 : 15);
+    kv_str(&b, "general.architecture", arch);
+#define KV(suffix, v)                                                          \
+    snprintf(key, sizeof key, "%s." suffix, arch);                             \
+    kv_u32(&b, key, v)
+    KV("block_count", 8);
+    KV("embedding_length", 256);
+    KV("feed_forward_length", 512);
+    KV("attention.head_count", 4);
+    KV("attention.head_count_kv", 2);
+    KV("attention.key_length", 64);
+    KV("attention.value_length", 64);
+    KV("context_length", 4096);
+    KV("vocab_size", 1000);
+    KV("ssm.conv_kernel", 4);
+    KV("ssm.inner_size", 256);
+    KV("ssm.state_size", 32);
+    KV("ssm.time_step_rank", 8);
+    KV("ssm.group_count", 4);
+    if (interval) {
+        KV("full_attention_interval", 2);
+    }
+#undef KV
+    return b;
+}
+
+/* qwen3next: layer i attends iff (i + 1) % full_attention_interval == 0
+ * (4 when absent); value heads = time_step_rank, head dim = inner /
+ * heads, groups and state as given.  Other recurrent architectures are
+ * refused rather than read as Llama-shaped decoders. */
+static void test_read_gguf_recurrent(void **state)
+{
+    (void)state;
+    gb b = hybrid_header("qwen3next", false);
+    parsed r = parse(&b, b.n);
+    expect_ok(&r);
+    assert_int_equal(r.m.arch, KVB_ARCH_QWEN3_NEXT);
+    assert_string_equal(r.m.layer_pattern, "GGGAGGGA");
+    assert_int_equal(r.m.ssm_num_heads, 8);
+    assert_int_equal(r.m.ssm_head_dim, 32);
+    assert_int_equal(r.m.ssm_n_groups, 4);
+    assert_int_equal(r.m.ssm_state_size, 32);
+    assert_int_equal(r.m.ssm_conv_kernel, 4);
+    assert_int_equal(r.m.flags & KVB_MODEL_ATTN_GATE, KVB_MODEL_ATTN_GATE);
+    free(b.p);
+    b = hybrid_header("qwen35", true);
+    r = parse(&b, b.n);
+    expect_ok(&r);
+    assert_string_equal(r.m.layer_pattern, "GAGAGAGA");
+    free(b.p);
+    static const char *const refused[] = {"nemotron_h", "mamba2", "jamba"};
+    for (size_t i = 0; i < 3; i++) {
+        b = hybrid_header(refused[i], false);
+        r = parse(&b, b.n);
+        assert_int_equal(r.st, KVB_EUNSUPPORTED);
+        assert_string_equal(r.e.field, "gguf.general.architecture");
+        assert_non_null(strstr(r.e.message, refused[i]));
+        free(b.p);
+    }
+}
+
 KVB_TESTS(cmocka_unit_test(test_read_gguf_q4km_exact),
           cmocka_unit_test(test_read_gguf_v2),
           cmocka_unit_test(test_read_gguf_truncation),
@@ -809,4 +878,5 @@ KVB_TESTS(cmocka_unit_test(test_read_gguf_q4km_exact),
           cmocka_unit_test(test_read_gguf_deepseek),
           cmocka_unit_test(test_read_gguf_families),
           cmocka_unit_test(test_read_gguf_string_walks),
-          cmocka_unit_test(test_read_gguf_files));
+          cmocka_unit_test(test_read_gguf_files),
+          cmocka_unit_test(test_read_gguf_recurrent));

@@ -158,14 +158,24 @@ static void test_read_hf_nested(void **state)
 static void test_read_hf_unknown_family(void **state)
 {
     (void)state;
-    /* nvidia/Nemotron-H: a hybrid this version does not lay out. */
-    result r = parse("{\"model_type\": \"nemotron_h\", \"hidden_size\": 4096,"
-                     "\"num_hidden_layers\": 52, \"num_attention_heads\": 32,"
-                     "\"intermediate_size\": 21504, \"vocab_size\": 131072,"
-                     "\"max_position_embeddings\": 8192,"
-                     "\"hybrid_override_pattern\": \"M-M-M-M*-\"}");
+    /* ai21labs Jamba: a Mamba1 hybrid this version does not lay out
+     * (JambaConfig's attn_layer_period / expert_layer_period). */
+    result r = parse("{\"model_type\": \"jamba\", \"hidden_size\": 4096,"
+                     "\"num_hidden_layers\": 32, \"num_attention_heads\": 32,"
+                     "\"intermediate_size\": 14336, \"vocab_size\": 65536,"
+                     "\"max_position_embeddings\": 262144,"
+                     "\"attn_layer_period\": 8, \"attn_layer_offset\": 4}");
     assert_int_equal(r.st, KVB_EUNSUPPORTED);
-    assert_non_null(strstr(r.e.message, "nemotron_h"));
+    assert_non_null(strstr(r.e.message, "jamba"));
+    /* nvidia/Nemotron-H is read; a pattern that does not cover the layers
+     * is refused by name. */
+    r = parse("{\"model_type\": \"nemotron_h\", \"hidden_size\": 4096,"
+              "\"num_hidden_layers\": 52, \"num_attention_heads\": 32,"
+              "\"intermediate_size\": 21504, \"vocab_size\": 131072,"
+              "\"max_position_embeddings\": 8192,"
+              "\"hybrid_override_pattern\": \"M-M-M-M*-\"}");
+    assert_int_equal(r.st, KVB_EPARSE);
+    assert_string_equal(r.e.field, "config.hybrid_override_pattern");
     /* A config without model_type at all is no better. */
     r = parse("{\"hidden_size\": 4096, \"num_hidden_layers\": 32,"
               "\"num_attention_heads\": 32, \"intermediate_size\": 11008,"

@@ -61,6 +61,7 @@ class Arch(enum.IntEnum):
     QWEN2_MOE = 16
     QWEN3_NEXT = 17
     NEMOTRON_H = 18
+    GRANITE_H = 19
 
 
 class Dtype(enum.IntEnum):

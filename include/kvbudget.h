@@ -835,6 +835,20 @@ const char *kvb_engine_name(int engine);
 KVB_API
 int kvb_engine_available(int engine);
 
+/**
+ * An engine's version as its users write it: "0.8.5" (vLLM, SGLang,
+ * Ollama, TensorRT-LLM, TGI), "b6123" (llama.cpp build numbers);
+ * "newest" for 0.  Truncated to cap - 1 characters.
+ * @param engine   a kvb_engine.
+ * @param version  packed, as kvb_serving.engine_version.
+ * @return KVB_OK, KVB_EINVAL (buf NULL or cap 0) or KVB_ERANGE (engine
+ *         unknown); details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_engine_version_format(int engine, uint32_t version, char *buf,
+                                     size_t cap, kvb_error *err);
+
 /** Accounting name ("vllm-v1-0.21"); NULL if unknown. @since 0.1 */
 KVB_API
 const char *kvb_accounting_name(int accounting);

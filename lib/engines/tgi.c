@@ -710,6 +710,27 @@ static bool tgi_log_line(kvb_log_facts *f, const char *line, size_t n)
     return mine;
 }
 
+/* launcher/src/main.rs: --quantize takes fp8, gptq, awq,
+ * bitsandbytes(-nf4) ... (no GGUF); --cuda-graphs 0 is eager. */
+static const char *tgi_remedy(int32_t kind, int32_t quant)
+{
+    switch (kind) {
+    case KVB_FIX_MAX_MODEL_LEN: return "--max-total-tokens";
+    case KVB_FIX_UTILIZATION: return "--cuda-memory-fraction";
+    case KVB_FIX_ENFORCE_EAGER: return "--cuda-graphs 0";
+    case KVB_FIX_KV_CACHE_FP8: return "--kv-cache-dtype fp8_e4m3fn";
+    case KVB_FIX_QUANTIZE:
+        return quant == KVB_QUANT_FP8 || quant == KVB_QUANT_GPTQ_4 ||
+                       quant == KVB_QUANT_GPTQ_8 || quant == KVB_QUANT_AWQ_4 ||
+                       quant == KVB_QUANT_BNB_4 || quant == KVB_QUANT_BF16 ||
+                       quant == KVB_QUANT_FP16
+                   ? "--quantize"
+                   : NULL;
+    case KVB_FIX_TENSOR_PARALLEL: return "--num-shard";
+    default: return NULL;
+    }
+}
+
 const kvb__engine kvb__engine_tgi = {
     .id = KVB_ENGINE_TGI,
     .name = "tgi",
@@ -737,6 +758,7 @@ const kvb__engine kvb__engine_tgi = {
     .verdict = tgi_verdict,
     .error_text = tgi_error_text,
     .render_args = tgi_render_args,
+    .remedy = tgi_remedy,
     .detect = tgi_detect,
     .flags = tgi_flags,
     .flag_count = KVB__ARRAY_LEN(tgi_flags),

@@ -619,6 +619,28 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
     return mine;
 }
 
+/* tensorrt_llm/commands/serve.py and llm_args.py: the KV dtype and
+ * quantized checkpoints (ModelOpt FP8, INT4 AWQ, GPTQ) go through
+ * --extra_llm_api_options; CUDA graphs are not a trtllm-serve flag; no
+ * GGUF or bitsandbytes. */
+static const char *trt_remedy(int32_t kind, int32_t quant)
+{
+    switch (kind) {
+    case KVB_FIX_MAX_MODEL_LEN: return "--max_seq_len";
+    case KVB_FIX_UTILIZATION: return "--kv_cache_free_gpu_memory_fraction";
+    case KVB_FIX_KV_CACHE_FP8:
+        return "kv_cache_config.dtype fp8 (--extra_llm_api_options)";
+    case KVB_FIX_QUANTIZE:
+        return quant == KVB_QUANT_FP8 || quant == KVB_QUANT_AWQ_4 ||
+                       quant == KVB_QUANT_GPTQ_4 || quant == KVB_QUANT_BF16 ||
+                       quant == KVB_QUANT_FP16
+                   ? "a quantized checkpoint"
+                   : NULL;
+    case KVB_FIX_TENSOR_PARALLEL: return "--tp_size";
+    default: return NULL;
+    }
+}
+
 const kvb__engine kvb__engine_trtllm = {
     .id = KVB_ENGINE_TRTLLM,
     .name = "trtllm",
@@ -646,6 +668,7 @@ const kvb__engine kvb__engine_trtllm = {
     .len_fails = trt_len_fails,
     .error_text = trt_error_text,
     .render_args = trt_render_args,
+    .remedy = trt_remedy,
     .detect = trt_detect,
     .flags = trt_flags,
     .flag_count = KVB__ARRAY_LEN(trt_flags),

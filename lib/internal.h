@@ -610,6 +610,18 @@ const char *kvb__engine_remedy(const kvb__engine *e, int32_t kind,
 /* Whether a weight format is GGUF (Q8_0 .. Q4_0). */
 bool kvb__quant_is_gguf(int32_t method);
 
+/* A PyTorch serving process's terms (engines/torch_process.c): the
+ * CUDA context, non-torch memory, activation peak, start-up reserve and
+ * the weights as loaded, for TGI, TensorRT-LLM and SGLang; modelled as
+ * vLLM's worker measures them. */
+uint64_t kvb__torch_cuda_context(const kvb__engine_in *in);
+uint64_t kvb__torch_non_torch(const kvb__engine_in *in);
+uint64_t kvb__torch_activation(const kvb__engine_in *in, uint32_t stage);
+uint64_t kvb__torch_startup_reserved(const kvb__engine_in *in);
+uint32_t kvb__torch_weights_gpu_key(const kvb__engine_in *in);
+uint64_t kvb__torch_loaded_weights(const kvb__engine_in *in, uint32_t stage,
+                                   uint64_t inventory_bytes);
+
 /* An engine's version as its users write it (engines/registry.c):
  * "0.8.5", "b6123"; "newest" for 0. */
 void kvb__engine_version_text(const kvb__engine *e, uint32_t version, char *buf,

@@ -335,7 +335,7 @@ static uint32_t attn_tp(const kvb__engine_in *in)
 static uint64_t sglang_loaded_weights(const kvb__engine_in *in, uint32_t stage,
                                       uint64_t inventory_bytes)
 {
-    uint64_t b = kvb__vllm_loaded_weights(in, stage, inventory_bytes) +
+    uint64_t b = kvb__torch_loaded_weights(in, stage, inventory_bytes) +
                  LOAD_MODULE_BYTES;
     uint32_t tp = in->s.tensor_parallel_size, atp = attn_tp(in);
     if (atp != tp) {
@@ -999,7 +999,7 @@ static kvb_status sglang_check(const kvb__engine_in *in, kvb_error *err)
 
 static uint32_t sglang_weights_gpu_key(const kvb__engine_in *in)
 {
-    return kvb__vllm_weights_gpu_key(in) | (attn_tp(in) << 8);
+    return kvb__torch_weights_gpu_key(in) | (attn_tp(in) << 8);
 }
 
 /* python/sglang/srt/server_args.py: every remedy; GGUF loads with

@@ -956,7 +956,13 @@ typedef struct erow {
     int ok;           /* bytes: within precision */
     cmp kv;           /* tokens or bytes */
     char flags[200];  /* the engine flags given */
-    char note[480];   /* the record's plan note, or why not planned */
+    /* one device's lines (llama.cpp's CUDA0 KV and compute buffers),
+     * planned with the layers that device held: plan.device */
+    int dev;
+    char dev_name[16], dev_flags[64];
+    cmp dev_kv, dev_cb;
+    int dev_kv_ok, dev_cb_ok;
+    char note[480]; /* the record's plan note, or why not planned */
 } erow;
 
 typedef struct efile {
@@ -1085,6 +1091,8 @@ static int eplan_serving(json_t *pl, kvb_serving *s, kvb_quant *q, char *flags,
     return 1;
 }
 
+static void eplan_device(run *r, erow *w, json_t *pl, const kvb_model *m);
+
 static void eplan_record(run *r, efile *f, json_t *rec)
 {
     erow *w = &f->rows[f->n++];
@@ -1140,6 +1148,62 @@ static void eplan_record(run *r, efile *f, json_t *rec)
         set_cmp(&w->kv, (double)p.max_total_tokens, logged, "logged");
     }
     w->kv.counted = 1;
+    eplan_device(r, w, pl, &m);
+}
+
+/* The device check of a record: the record's plan with the device's
+ * total and extra flags (the -ngl it held), its KV buffer equal to the
+ * print and its compute buffer within 15% (the issue's target). */
+#define TOL_COMPUTE 0.15
+static void eplan_device(run *r, erow *w, json_t *pl, const kvb_model *m)
+{
+    json_t *dv = get(pl, "device");
+    if (!dv)
+        return;
+    json_t *p2 = json_deep_copy(pl);
+    json_t *args = json_object_get(p2, "args");
+    size_t i;
+    json_t *x;
+    json_array_foreach(get(dv, "args"), i, x)
+    {
+        json_array_append(args, x);
+        size_t n = strlen(w->dev_flags);
+        snprintf(w->dev_flags + n, sizeof w->dev_flags - n, "%s%s",
+                 n ? " " : "", json_string_value(x));
+    }
+    json_object_set(p2, "gpu_total_bytes", get(dv, "gpu_total_bytes"));
+    copy(w->dev_name, sizeof w->dev_name, str(dv, "name"));
+    kvb_quant q;
+    kvb_gpu g;
+    kvb_serving s;
+    kvb_plan p;
+    kvb_error e = KVB_ERROR_INIT;
+    char why[256] = "", flags[200];
+    if (KVB_QUANT_INIT(&q) || KVB_PLAN_INIT(&p))
+        abort();
+    if (!eplan_gpu(p2, &g, why, sizeof why) ||
+        !eplan_serving(p2, &s, &q, flags, sizeof flags, why, sizeof why) ||
+        kvb_plan_compute(m, &q, &g, &s, &p, &e)) {
+        broke(r, "%s: device plan: %s %s", w->id, why, e.message);
+        json_decref(p2);
+        return;
+    }
+    json_decref(p2);
+    w->dev = 1;
+    double kv = 0, cb = 0, prec = 0;
+    num(dv, "kv_bytes", &kv);
+    num(dv, "compute_bytes", &cb);
+    num(pl, "precision_bytes", &prec);
+    set_cmp(&w->dev_kv, (double)p.kv_cache_bytes_per_gpu, kv, "logged");
+    set_cmp(&w->dev_cb, (double)p.compute_buffer_bytes_per_gpu, cb, "logged");
+    w->dev_kv_ok = fabs(w->dev_kv.pred - kv) <= prec;
+    w->dev_cb_ok = fabs(w->dev_cb.err) <= TOL_COMPUTE;
+    if (!w->dev_kv_ok || !w->dev_cb_ok)
+        broke(r,
+              "%s: %s KV %.2f MiB (printed %.2f), compute %.2f MiB "
+              "(printed %.2f)",
+              w->id, w->dev_name, w->dev_kv.pred / 1048576.0, kv / 1048576.0,
+              w->dev_cb.pred / 1048576.0, cb / 1048576.0);
 }
 
 static int eread(run *r, const char *dir, efile *f)
@@ -1211,6 +1275,12 @@ static void eprint(void)
             else
                 printf("%-17s %-16s KV tokens %.0f / %.0f (%+.1f%%)\n", w->id,
                        w->spec, w->kv.pred, w->kv.logged, 100 * w->kv.err);
+            if (w->dev)
+                printf("%-17s %-16s %s KV %.2f / %.2f MiB, compute %.2f / "
+                       "%.2f MiB (%+.1f%%)\n",
+                       w->id, "", w->dev_name, w->dev_kv.pred / 1048576.0,
+                       w->dev_kv.logged / 1048576.0, w->dev_cb.pred / 1048576.0,
+                       w->dev_cb.logged / 1048576.0, 100 * w->dev_cb.err);
         }
 }
 
@@ -1283,6 +1353,27 @@ static void esection(text *t)
                 put(t, " %.0f | %.0f | %+.1f%% |", w->kv.pred, w->kv.logged,
                     100 * w->kv.err);
             put(t, " %s |\n", w->note[0] ? w->note : "—");
+        }
+        int any = 0;
+        for (int i = 0; i < f->n; i++) {
+            const erow *w = &f->rows[i];
+            if (!w->dev)
+                continue;
+            if (!any++)
+                put(t, "\nOne device's lines (CUDA backend), planned with the "
+                       "layers that device held: its KV buffer must equal "
+                       "the print, its compute buffer be within 15%%.\n\n"
+                       "| record | device | flags added | KV buffer MiB "
+                       "planned / printed | compute buffer MiB planned / "
+                       "printed | error |\n|---|---|---|---|---|---|\n");
+            put(t,
+                "| %s | %s | `%s` | %.2f / %.2f (%s) | %.2f / %.2f | "
+                "%+.1f%% |\n",
+                w->id, w->dev_name, w->dev_flags, w->dev_kv.pred / 1048576.0,
+                w->dev_kv.logged / 1048576.0,
+                w->dev_kv_ok ? "equal" : "**differs**",
+                w->dev_cb.pred / 1048576.0, w->dev_cb.logged / 1048576.0,
+                100 * w->dev_cb.err);
         }
     }
 }

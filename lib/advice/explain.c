@@ -1181,8 +1181,9 @@ static void inputs_settings(const kvb_log_facts *f, kvb_serving *s)
         s->engine_version = 1100;
 }
 
-/* The log's figures are what vLLM measured on one GPU: they replace the
- * modelled terms as they are, load overhead included. */
+/* The log's figures are what the engine measured on one GPU (vLLM's
+ * profile lines, SGLang's "mem usage", llama.cpp's buffers): they
+ * replace the modelled terms as they are, load overhead included. */
 static void inputs_measured(const kvb_log_facts *f, kvb_serving *s)
 {
     if (KVB_LOG_HAS(f, WEIGHTS_BYTES) && f->weights_bytes)

@@ -837,6 +837,20 @@ const char *kvb_engine_name(int engine);
 KVB_API
 int kvb_engine_available(int engine);
 
+/**
+ * An engine's version as its users write it: "0.8.5" (vLLM, SGLang,
+ * Ollama, TensorRT-LLM, TGI), "b6123" (llama.cpp build numbers);
+ * "newest" for 0.  Truncated to cap - 1 characters.
+ * @param engine   a kvb_engine.
+ * @param version  packed, as kvb_serving.engine_version.
+ * @return KVB_OK, KVB_EINVAL (buf NULL or cap 0) or KVB_ERANGE (engine
+ *         unknown); details in *err.
+ * @since 0.2
+ */
+KVB_API KVB_NODISCARD
+kvb_status kvb_engine_version_format(int engine, uint32_t version, char *buf,
+                                     size_t cap, kvb_error *err);
+
 /** Accounting name ("vllm-v1-0.21"); NULL if unknown. @since 0.1 */
 KVB_API
 const char *kvb_accounting_name(int accounting);
@@ -1582,7 +1596,11 @@ kvb_status kvb_fix_render(const kvb_fix *fix, const kvb_model *model,
  * Recognised: torch.cuda.OutOfMemoryError (both wordings), vLLM's
  * max-seq-len ValueError (V0 and V1 wordings), "No available memory for
  * the cache blocks", the start-up free-memory error, and vLLM's
- * memory-profiling and KV-cache lines from 0.2 to 0.21+.
+ * memory-profiling and KV-cache lines from 0.2 to 0.21+; SGLang's,
+ * llama.cpp's, Ollama's, TensorRT-LLM's and TGI's start-up and
+ * out-of-memory lines (docs/engines/), which name the log's engine
+ * (facts.engine).  kvb_log_explain() words the failure and the remedies
+ * in that engine's terms and flags.
  */
 
 /* Failures: XX(name, number, snake_case code, one-line reason). */
@@ -1800,11 +1818,16 @@ kvb_status kvb_log_parse(const char *text, size_t len, kvb_log_facts *facts,
  *    suggests; the logged dtype and kv_cache_dtype;
  *  - gpu: total_bytes from total_gpu_memory or the OOM's total capacity,
  *    and the GPU preset the log names, if any;
- *  - serving: max_model_len, utilization, TP, PP, eager, block size,
- *    batch limits, the engine version (or a version of the release line
- *    the wording shows: 0.7.0 for V0, 0.11.0 for V1 before 0.21), and the
- *    measured terms the log printed as overrides (weights x TP x PP,
- *    non-torch, activation peak, CUDA graphs when not negative).
+ *  - serving: the engine the lines are from (facts.engine) and its
+ *    version as logged (for vLLM's lines without one, a version of the
+ *    release line the wording shows: 0.7.0 for V0, 0.11.0 for V1 before
+ *    0.21); max_model_len, the engine's memory fraction (vLLM
+ *    gpu_memory_utilization, SGLang mem_fraction_static, TensorRT-LLM
+ *    kv_cache_free_gpu_mem_fraction, TGI cuda_memory_fraction), TP, PP,
+ *    eager, block size, batch limits; llama.cpp's and Ollama's context
+ *    size, slots, layers on the GPU and cache type; and the measured
+ *    terms the log printed as overrides (weights x TP x PP, non-torch,
+ *    activation peak, CUDA graphs when not negative).
  * @param[in]     facts  from kvb_log_parse().
  * @param[in,out] model, quant, gpu, serving  initialised by the caller.
  * @param[out]    known  KVB_LOG_KNOWN_* bits; may be NULL.

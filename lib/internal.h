@@ -523,6 +523,9 @@ struct kvb__engine {
     /* Optional: version text ("0.8.5", "b6123") -> packed; NULL:
      * MAJOR.MINOR[.PATCH] */
     bool (*parse_version)(const char *text, uint32_t *out);
+    /* Optional: packed -> the engine's own text ("b6123"); NULL:
+     * MAJOR.MINOR.PATCH. */
+    void (*format_version)(uint32_t version, char *buf, size_t cap);
     /* Optional: a variant name of the engine ("vllm-v0") -> the accounting
      * it forces; false when `name` is not one of its variants. */
     bool (*variant)(const char *name, int32_t *accounting);
@@ -589,6 +592,13 @@ struct kvb__engine {
     /* The engine's own text for a failing plan (kvb_plan_engine_error). */
     kvb_status (*error_text)(const kvb_plan *p, char *buf, size_t cap,
                              size_t *needed, kvb_error *err);
+    /* The engine's own words for a remedy, a kvb_fix_kind
+     * (MAX_MODEL_LEN, UTILIZATION, ENFORCE_EAGER, KV_CACHE_FP8, QUANTIZE
+     * with weight format `quant`, TENSOR_PARALLEL): "--enforce-eager",
+     * "--cuda-graphs 0"; NULL when the engine has no such remedy
+     * (llama.cpp has no eager switch and runs GGUF only).  The advisor
+     * and explain offer a remedy only where this names it. */
+    const char *(*remedy)(int32_t kind, int32_t quant);
     /* A fix as the engine's own flags (kvb_fix_render), in order. */
     void (*render_args)(const kvb_fix *f, const kvb_model *m,
                         struct kvb__args *a);
@@ -610,6 +620,29 @@ struct kvb__engine {
      * model is refused by name for this engine (plan.c). */
     bool recurrent;
 };
+
+/* e->remedy(kind, quant), or NULL when e or its hook is NULL. */
+const char *kvb__engine_remedy(const kvb__engine *e, int32_t kind,
+                               int32_t quant);
+/* Whether a weight format is GGUF (Q8_0 .. Q4_0). */
+bool kvb__quant_is_gguf(int32_t method);
+
+/* A PyTorch serving process's terms (engines/torch_process.c): the
+ * CUDA context, non-torch memory, activation peak, start-up reserve and
+ * the weights as loaded, for TGI, TensorRT-LLM and SGLang; modelled as
+ * vLLM's worker measures them. */
+uint64_t kvb__torch_cuda_context(const kvb__engine_in *in);
+uint64_t kvb__torch_non_torch(const kvb__engine_in *in);
+uint64_t kvb__torch_activation(const kvb__engine_in *in, uint32_t stage);
+uint64_t kvb__torch_startup_reserved(const kvb__engine_in *in);
+uint32_t kvb__torch_weights_gpu_key(const kvb__engine_in *in);
+uint64_t kvb__torch_loaded_weights(const kvb__engine_in *in, uint32_t stage,
+                                   uint64_t inventory_bytes);
+
+/* An engine's version as its users write it (engines/registry.c):
+ * "0.8.5", "b6123"; "newest" for 0. */
+void kvb__engine_version_text(const kvb__engine *e, uint32_t version, char *buf,
+                              size_t cap);
 
 /* A pool of blocks holding every layer (engines/paged.c): the bytes of
  * one block, what a request of `len` needs, the tokens and concurrency,

@@ -168,8 +168,8 @@ static json_t *fact_json(const kvb_log_facts *f, const fact_field *ff)
     case 'a': return json_string(kvb_accounting_name(v.i32));
     case 'i': return json_integer((json_int_t)(int64_t)v.u64);
     case 'v':
-        snprintf(ver, sizeof ver, "%u.%u.%u", v.u32 / 10000, v.u32 / 100 % 100,
-                 v.u32 % 100);
+        if (kvb_engine_version_format(f->engine, v.u32, ver, sizeof ver, NULL))
+            snprintf(ver, sizeof ver, "%u", v.u32);
         return json_string(ver);
     default: return json_integer((json_int_t)v.u64);
     }
@@ -190,9 +190,9 @@ static void fact_text(const kvb_log_facts *f, const fact_field *ff, char *buf,
     case 'b':
         snprintf(buf, cap, "%.2f GiB", (double)v.u64 / 1073741824.0);
         break;
-    case 'v':
-        snprintf(buf, cap, "%u.%u.%u", v.u32 / 10000, v.u32 / 100 % 100,
-                 v.u32 % 100);
+    case 'v': /* the engine's own form: llama.cpp's "b6123" */
+        if (kvb_engine_version_format(f->engine, v.u32, buf, cap, NULL))
+            snprintf(buf, cap, "%u", v.u32);
         break;
     default: snprintf(buf, cap, "%llu", (unsigned long long)v.u64); break;
     }

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+extern char **environ; /* POSIX: the program declares it */
+
 enum flag_kind {
     K_JSON,       /* --json */
     K_HELP,       /* --help, -h */
@@ -704,11 +706,44 @@ static int apply_gpu(const cli_opts *o, cli_inputs *in)
     return 0;
 }
 
+/* The engine's own variables in kvbudget's environment (OLLAMA_*,
+ * VLLM_*, LLAMA_ARG_*): with --engine, the engine runs here under this
+ * environment (an Ollama server reads OLLAMA_NUM_PARALLEL ... from it,
+ * envconfig/config.go), so the plan reads it too.  Names without an
+ * engine prefix (TGI's DTYPE, MAX_TOTAL_TOKENS) are too generic to be
+ * meant for the engine and are left out. */
+#define CLI_MAX_ENV 64
+static void engine_env(const char **out, size_t cap)
+{
+    static const char *const prefixes[] = {"OLLAMA_", "VLLM_", "LLAMA_ARG_"};
+    size_t n = 0;
+    for (char **v = environ; v && *v && n + 1 < cap; v++)
+        for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
+            if (!strncmp(*v, prefixes[k], strlen(prefixes[k]))) {
+                out[n++] = *v;
+                break;
+            }
+    out[n] = NULL;
+}
+
 /* The engine's command line after `--`, then the engine's own flags
- * given to kvbudget, through the engine's flag table. */
+ * given to kvbudget (and, with --engine, its variables in this
+ * environment), through the engine's flag table. */
 static int apply_engine_words(const cli_opts *o, cli_inputs *in)
 {
     kvb_error e = KVB_ERROR_INIT;
+    const char *env[CLI_MAX_ENV];
+    env[0] = NULL;
+    if (o->engine && !o->ncommand)
+        engine_env(env, CLI_MAX_ENV);
+    if (env[0] && !o->nengine_words) {
+        kvb_command none;
+        const char *no_words[1] = {NULL};
+        if (KVB_COMMAND_INIT(&none) ||
+            kvb_command_read(0, no_words, env, in->serving.engine, &none,
+                             &in->serving, &e))
+            return cli_lib_error(o->cmd, &e);
+    }
     if (o->ncommand) {
         if (kvb_command_read((size_t)o->ncommand, o->command, NULL, -1,
                              &in->command, &in->serving, &e))
@@ -719,7 +754,7 @@ static int apply_engine_words(const cli_opts *o, cli_inputs *in)
         kvb_command words;
         if (KVB_COMMAND_INIT(&words))
             return CLI_EXIT_USAGE;
-        if (kvb_command_read((size_t)o->nengine_words, o->engine_words, NULL,
+        if (kvb_command_read((size_t)o->nengine_words, o->engine_words, env,
                              in->serving.engine, &words, &in->serving, &e)) {
             /* neither kvbudget's flag nor the engine's */
             const char *m = e.message;

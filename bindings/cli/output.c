@@ -175,12 +175,11 @@ const char *cli_engine_label(int32_t engine)
     return "the engine";
 }
 
-static void version_label(uint32_t v, char *buf, size_t cap)
+/* In the engine's own form: "0.8.5", llama.cpp's "b6123". */
+static void version_label(int32_t engine, uint32_t v, char *buf, size_t cap)
 {
-    if (v == 0)
-        snprintf(buf, cap, "newest");
-    else
-        snprintf(buf, cap, "%u.%u.%u", v / 10000, v / 100 % 100, v % 100);
+    if (kvb_engine_version_format(engine, v, buf, cap, NULL))
+        snprintf(buf, cap, "%u", v);
 }
 
 /* ---- the plan, for people ---- */
@@ -198,7 +197,7 @@ void cli_print_plan_line(FILE *out, const cli_style *st, const cli_inputs *in,
 static void print_settings(FILE *out, const kvb_plan *p, const kvb_quant *q)
 {
     char ver[32];
-    version_label(p->engine_version, ver, sizeof ver);
+    version_label(p->engine, p->engine_version, ver, sizeof ver);
     const char *acc = kvb_accounting_name(p->accounting);
     fprintf(out,
             "%s %s (%s accounting), TP %u x PP %u, utilization %.2f,\n"
@@ -602,7 +601,7 @@ static void set(json_t *o, const char *key, json_t *v)
 static void plan_inputs_json(json_t *o, const cli_inputs *in, const kvb_plan *p)
 {
     char ver[32];
-    version_label(p->engine_version, ver, sizeof ver);
+    version_label(p->engine, p->engine_version, ver, sizeof ver);
     set(o, "model", json_string(in->model.name));
     set(o, "model_source", jstr_or_null(in->model_source));
     set(o, "model_note", jstr_or_null(in->model_note));

@@ -1181,8 +1181,9 @@ static void inputs_settings(const kvb_log_facts *f, kvb_serving *s)
         s->engine_version = 1100;
 }
 
-/* The log's figures are what vLLM measured on one GPU: they replace the
- * modelled terms as they are, load overhead included. */
+/* The log's figures are what the engine measured on one GPU (vLLM's
+ * profile lines, SGLang's "mem usage", llama.cpp's buffers): they
+ * replace the modelled terms as they are, load overhead included. */
 static void inputs_measured(const kvb_log_facts *f, kvb_serving *s)
 {
     if (KVB_LOG_HAS(f, WEIGHTS_BYTES) && f->weights_bytes)
@@ -1259,6 +1260,35 @@ static void say(text *t, const char *fmt, ...)
 
 #define G(b) KVB__GIB(b)
 
+/* The log's engine: the one whose lines claimed it, or vLLM for a log no
+ * other engine claimed (kvb_log_parse reads vLLM's lines itself). */
+static const kvb__engine *log_engine(const kvb_log_facts *f)
+{
+    const kvb__engine *e = kvb__engine_get(f->engine);
+    return e ? e : kvb__engine_get(KVB_ENGINE_VLLM);
+}
+
+#define ENGINE(f) (log_engine(f)->display)
+
+/* The engine's own flag for a remedy (its remedy hook), or `none` when
+ * it has no such remedy: llama.cpp has no utilization fraction. */
+static const char *flag_or(const kvb_log_facts *f, int32_t kind,
+                           const char *none)
+{
+    const char *w = kvb__engine_remedy(log_engine(f), kind, KVB_QUANT_FP8);
+    return w ? w : none;
+}
+
+/* Whether the wording is one of vLLM's lines, whose defaults the text
+ * quotes; other engines' defaults are their own (docs/engines/). */
+static bool vllm_lines(const kvb_log_facts *f)
+{
+    return f->accounting == KVB_ACCOUNTING_VLLM_V0 ||
+           f->accounting == KVB_ACCOUNTING_VLLM_V1 ||
+           f->accounting == KVB_ACCOUNTING_VLLM_V1_021 ||
+           (f->accounting < 0 && log_engine(f)->id == KVB_ENGINE_VLLM);
+}
+
 /* The logged utilization, or the default of the release line the log
  * shows; a log that shows none is read as the newest line, as
  * kvb_log_inputs() plans it. */
@@ -1268,6 +1298,10 @@ static double util_or_default(const kvb_log_facts *f, const char **note)
         *note = "";
         return f->gpu_memory_utilization;
     }
+    if (!vllm_lines(f)) { /* another engine's default: not quoted */
+        *note = "";
+        return 0;
+    }
     bool old_line = f->accounting == KVB_ACCOUNTING_VLLM_V0 ||
                     f->accounting == KVB_ACCOUNTING_VLLM_V1;
     *note = old_line ? ", vLLM's default before 0.21; the log does not say"
@@ -1275,11 +1309,21 @@ static double util_or_default(const kvb_log_facts *f, const char **note)
     return old_line ? 0.90 : 0.92;
 }
 
-static const char *phase_words(int32_t phase)
+/* Engines without a memory fraction (llama.cpp, Ollama: their remedy
+ * hook names none) allocate what the context and layers ask for, with
+ * ggml, not torch. */
+static bool ggml_engine(const kvb_log_facts *f)
 {
+    return !flag_or(f, KVB_FIX_UTILIZATION, NULL);
+}
+
+static const char *phase_words(const kvb_log_facts *f, int32_t phase)
+{
+    if (phase == KVB_LOG_PHASE_PROFILE && ggml_engine(f))
+        return " while reserving the compute buffers";
     switch (phase) {
     case KVB_LOG_PHASE_LOADING: return " while loading the weights";
-    case KVB_LOG_PHASE_PROFILE: return " during vLLM's memory profile run";
+    case KVB_LOG_PHASE_PROFILE: return " during the memory profile run";
     case KVB_LOG_PHASE_CUDA_GRAPHS:
         return " after the KV cache was sized (CUDA-graph capture)";
     case KVB_LOG_PHASE_SERVING: return " while serving requests";
@@ -1289,21 +1333,24 @@ static const char *phase_words(int32_t phase)
 
 static void oom_lower_util(const kvb_log_facts *f, text *t)
 {
-    const char *why;
+    const char *flag = flag_or(f, KVB_FIX_UTILIZATION, NULL), *why;
+    if (!flag) /* llama.cpp/Ollama allocate what they are asked for */
+        return;
     double u = util_or_default(f, &why);
     double total = (double)f->gpu_total_bytes;
     double tried = (double)f->oom_tried_bytes;
     double to = floor((u * total - tried) / total * 100.0) / 100.0;
     if (!KVB_LOG_HAS(f, GPU_TOTAL_BYTES) || !KVB_LOG_HAS(f, OOM_TRIED_BYTES) ||
         to < 0.3)
-        say(t, "  - lower --gpu-memory-utilization (for example by 0.05) to "
-               "leave headroom outside vLLM's budget.\n");
+        say(t,
+            "  - lower %s (for example by 0.05) to leave headroom outside "
+            "%s's budget.\n",
+            flag, ENGINE(f));
     else
         say(t,
-            "  - lower --gpu-memory-utilization to %.2f or less: that "
-            "leaves the %.2f GiB that failed outside vLLM's budget (from "
-            "%.2f%s).\n",
-            to, G(f->oom_tried_bytes), u, why);
+            "  - lower %s to %.2f or less: that leaves the %.2f GiB that "
+            "failed outside %s's budget (from %.2f%s).\n",
+            flag, to, G(f->oom_tried_bytes), ENGINE(f), u, why);
 }
 
 /* Memory on the GPU that neither this process held nor was free: other
@@ -1355,20 +1402,21 @@ static void oom_shared_todo(const kvb_log_facts *f, text *t)
            "profile such as nvidia.com/mig-3g.40gb, time-slicing or MPS in "
            "the NVIDIA device plugin's config): give the engine a GPU of "
            "its own.\n");
-    if (room >= 0.1)
+    const char *flag = flag_or(f, KVB_FIX_UTILIZATION, NULL);
+    if (room >= 0.1 && flag)
         say(t,
-            "  - or size the engine for what is left: "
-            "--gpu-memory-utilization is a fraction of the whole GPU, so "
-            "with %.2f GiB taken by others it can be at most about %.2f.\n",
-            G(others), room);
+            "  - or size the engine for what is left: %s is a fraction of "
+            "the whole GPU, so with %.2f GiB taken by others it can be at "
+            "most about %.2f.\n",
+            flag, G(others), room);
 }
 
 static void explain_oom(const kvb_log_facts *f, text *t)
 {
-    say(t,
-        "What happened: a CUDA allocation failed "
-        "(torch.cuda.OutOfMemoryError)%s.\n",
-        phase_words(f->oom_phase));
+    say(t, "What happened: a CUDA allocation failed (%s)%s.\n",
+        ggml_engine(f) ? "cudaMalloc, out of memory"
+                       : "torch.cuda.OutOfMemoryError",
+        phase_words(f, f->oom_phase));
     if (KVB_LOG_HAS(f, OOM_TRIED_BYTES) && KVB_LOG_HAS(f, GPU_TOTAL_BYTES))
         say(t,
             "  It asked for %.2f GiB; GPU %u has %.2f GiB in all and "
@@ -1382,12 +1430,20 @@ static void explain_oom(const kvb_log_facts *f, text *t)
         say(t, "  This process held %.2f GiB (%.0f%% of the GPU).\n",
             G(f->oom_in_use_bytes),
             100.0 * (double)f->oom_in_use_bytes / (double)f->gpu_total_bytes);
-    if (full && f->oom_phase != KVB_LOG_PHASE_LOADING)
+    const char *share = flag_or(f, KVB_FIX_UTILIZATION, NULL);
+    if (full && f->oom_phase != KVB_LOG_PHASE_LOADING && vllm_lines(f))
         say(t, "  The process itself filled the GPU: vLLM reserves "
                "gpu_memory_utilization of the whole GPU up front (weights, "
-               "activations, KV cache), so an allocation outside that budget "
-               "(CUDA graphs, sampler buffers, fragmentation) had nowhere to "
-               "go.\n");
+               "activations, KV cache), so an allocation outside that "
+               "budget (CUDA graphs, sampler buffers, fragmentation) had "
+               "nowhere to go.\n");
+    else if (full && f->oom_phase != KVB_LOG_PHASE_LOADING && share)
+        say(t,
+            "  The process itself filled the GPU: %s takes its budget (%s) "
+            "up front (weights, activations, KV cache), so an allocation "
+            "outside it (CUDA graphs, sampler buffers, fragmentation) had "
+            "nowhere to go.\n",
+            ENGINE(f), share);
     bool shared = oom_shared(f, t);
     say(t, "What to do:\n");
     if (shared) {
@@ -1395,36 +1451,58 @@ static void explain_oom(const kvb_log_facts *f, text *t)
         return;
     }
     if (f->oom_phase == KVB_LOG_PHASE_LOADING) {
-        say(t, "  - the weights do not fit on the GPU: use a smaller weight "
-               "format (--quantization) or split the model over more GPUs "
-               "(--tensor-parallel-size).\n");
+        say(t,
+            "  - the weights do not fit on the GPU: use a smaller weight "
+            "format (%s) or split the model over more GPUs (%s).\n",
+            flag_or(f, KVB_FIX_QUANTIZE, "a smaller GGUF"),
+            flag_or(f, KVB_FIX_TENSOR_PARALLEL,
+                    "it splits the layers over them"));
         return;
     }
-    if (f->oom_phase == KVB_LOG_PHASE_PROFILE)
-        say(t, "  - the profile run's activation peak did not fit next to "
-               "the weights: lower --max-num-batched-tokens or "
-               "--max-num-seqs.\n");
+    if (f->oom_phase == KVB_LOG_PHASE_PROFILE && ggml_engine(f))
+        say(t, "  - the compute buffers did not fit next to the weights and "
+               "the KV cache: lower the micro-batch (-ub) or the context "
+               "(-c), or offload fewer layers (-ngl).\n");
+    else if (f->oom_phase == KVB_LOG_PHASE_PROFILE)
+        say(t,
+            "  - the profile run's activation peak did not fit next to the "
+            "weights: lower %s.\n",
+            vllm_lines(f) ? "--max-num-batched-tokens or --max-num-seqs"
+                          : "the engine's prefill and batch sizes");
     oom_lower_util(f, t);
-    say(t, "  - or add --enforce-eager: no CUDA graphs are captured "
-           "(decoding is slower).\n");
+    const char *eager = flag_or(f, KVB_FIX_ENFORCE_EAGER, NULL);
+    if (eager)
+        say(t,
+            "  - or add %s: no CUDA graphs are captured (decoding is "
+            "slower).\n",
+            eager);
+    else if (ggml_engine(f) && f->oom_phase != KVB_LOG_PHASE_PROFILE)
+        say(t,
+            "  - lower the context (%s) or keep fewer layers on the GPU "
+            "(-ngl): the engine allocates what they ask for.\n",
+            flag_or(f, KVB_FIX_MAX_MODEL_LEN, "-c"));
     if (f->oom_phase == KVB_LOG_PHASE_UNKNOWN)
-        say(t, "  - if it failed while loading the weights, they do not fit: "
-               "use a smaller weight format or more GPUs "
-               "(--tensor-parallel-size).\n");
+        say(t,
+            "  - if it failed while loading the weights, they do not fit: "
+            "use a smaller weight format or more GPUs (%s).\n",
+            flag_or(f, KVB_FIX_TENSOR_PARALLEL,
+                    "it splits the layers over them"));
 }
 
 static void inferred(const kvb_log_facts *f, text *t)
 {
     if (!f->failure_text[0])
-        say(t, "  (The excerpt stops before the error line; the figures "
-               "below are where vLLM stops.)\n");
+        say(t,
+            "  (The excerpt stops before the error line; the figures "
+            "below are where %s stops.)\n",
+            ENGINE(f));
 }
 
 /* The largest max_model_len the logged KV cache holds, and where from. */
 static uint64_t kv_fit_len(const kvb_log_facts *f, const char **from)
 {
     if (KVB_LOG_HAS(f, ESTIMATED_MAX_MODEL_LEN)) {
-        *from = "vLLM's own estimate";
+        *from = "the engine's own estimate";
         return f->estimated_max_model_len;
     }
     if (KVB_LOG_HAS(f, KV_CACHE_TOKENS)) {
@@ -1442,8 +1520,14 @@ static uint64_t kv_fit_len(const kvb_log_facts *f, const char **from)
 
 static void explain_max_len(const kvb_log_facts *f, text *t)
 {
-    say(t, "What happened: one request at max_model_len needs more KV cache "
-           "than there is (vLLM's max-seq-len ValueError).\n");
+    if (vllm_lines(f))
+        say(t, "What happened: one request at max_model_len needs more KV "
+               "cache than there is (vLLM's max-seq-len ValueError).\n");
+    else
+        say(t,
+            "What happened: one request at max_model_len needs more KV "
+            "cache than there is (%s's length check).\n",
+            ENGINE(f));
     inferred(f, t);
     if (KVB_LOG_HAS(f, KV_NEEDED_BYTES) && KVB_LOG_HAS(f, KV_CACHE_BYTES))
         say(t,
@@ -1463,27 +1547,38 @@ static void explain_max_len(const kvb_log_facts *f, text *t)
     uint64_t fit = kv_fit_len(f, &from);
     if (fit) {
         say(t,
-            "  - lower --max-model-len to %llu (the largest that fits is "
-            "%llu tokens: %s).\n",
+            "  - lower %s to %llu (the largest that fits is %llu tokens: "
+            "%s).\n",
+            flag_or(f, KVB_FIX_MAX_MODEL_LEN, "the context"),
             (unsigned long long)kvb__friendly_len(fit), (unsigned long long)fit,
             from);
         say(t,
-            "  - or give the KV cache %.1fx its memory: raise "
-            "--gpu-memory-utilization (if the GPU has headroom), add "
-            "--kv-cache-dtype fp8 (half the bytes per token), use a "
-            "smaller weight format, or more GPUs "
-            "(--tensor-parallel-size).\n",
-            (double)f->max_model_len / (double)fit);
+            "  - or give the KV cache %.1fx its memory: raise %s (if the "
+            "GPU has headroom), add %s (half the bytes per token), use a "
+            "smaller weight format, or more GPUs (%s).\n",
+            (double)f->max_model_len / (double)fit,
+            flag_or(f, KVB_FIX_UTILIZATION, "the GPU's share"),
+            flag_or(f, KVB_FIX_KV_CACHE_FP8, "an 8-bit KV cache"),
+            flag_or(f, KVB_FIX_TENSOR_PARALLEL,
+                    "it splits the layers over them"));
     } else {
-        say(t, "  - lower --max-model-len, raise --gpu-memory-utilization, "
-               "add --kv-cache-dtype fp8, or use more GPUs.\n");
+        say(t, "  - lower %s, raise %s, add %s, or use more GPUs.\n",
+            flag_or(f, KVB_FIX_MAX_MODEL_LEN, "the context"),
+            flag_or(f, KVB_FIX_UTILIZATION, "the GPU's share"),
+            flag_or(f, KVB_FIX_KV_CACHE_FP8, "an 8-bit KV cache"));
     }
 }
 
 static void explain_no_kv(const kvb_log_facts *f, text *t)
 {
-    say(t, "What happened: no memory was left for KV-cache blocks (vLLM's "
-           "\"No available memory for the cache blocks\").\n");
+    if (vllm_lines(f))
+        say(t, "What happened: no memory was left for KV-cache blocks "
+               "(vLLM's \"No available memory for the cache blocks\").\n");
+    else
+        say(t,
+            "What happened: no memory was left for the KV cache "
+            "(%s%s%.160s).\n",
+            ENGINE(f), f->failure_text[0] ? ": " : "", f->failure_text);
     inferred(f, t);
     uint64_t used = f->weights_bytes + f->activation_bytes + f->non_torch_bytes;
     bool sum =
@@ -1501,32 +1596,48 @@ static void explain_no_kv(const kvb_log_facts *f, text *t)
         double at95 = 0.95 * (double)f->gpu_total_bytes - (double)used;
         if (at95 > 0)
             say(t,
-                "  - raise --gpu-memory-utilization above %.2f (at 0.95 "
-                "the KV cache gets %.2f GiB).\n",
-                floor_u, at95 / 1073741824.0);
+                "  - raise %s above %.2f (at 0.95 the KV cache gets %.2f "
+                "GiB).\n",
+                flag_or(f, KVB_FIX_UTILIZATION, "the GPU's share"), floor_u,
+                at95 / 1073741824.0);
         else
             say(t,
                 "  - utilization cannot fix this: weights and "
                 "activations need %.0f%% of the GPU.\n",
                 100.0 * floor_u);
     }
-    say(t, "  - use a smaller weight format (--quantization) or split the "
-           "model over more GPUs (--tensor-parallel-size).\n");
+    if (ggml_engine(f))
+        say(t,
+            "  - lower the context (%s): the KV cache grows with it; or "
+            "keep fewer layers on the GPU (-ngl).\n",
+            flag_or(f, KVB_FIX_MAX_MODEL_LEN, "-c"));
+    say(t,
+        "  - use a smaller weight format (%s) or split the model over more "
+        "GPUs (%s).\n",
+        flag_or(f, KVB_FIX_QUANTIZE, "a smaller GGUF"),
+        flag_or(f, KVB_FIX_TENSOR_PARALLEL, "it splits the layers over them"));
     if (KVB_LOG_HAS(f, ACTIVATION_BYTES) &&
         f->activation_bytes >= ((uint64_t)1 << 30))
         say(t,
-            "  - lower --max-num-batched-tokens or --max-num-seqs: the "
-            "activation peak (%.2f GiB) grows with them.\n",
+            "  - lower %s: the activation peak (%.2f GiB) grows with "
+            "them.\n",
+            vllm_lines(f) ? "--max-num-batched-tokens or --max-num-seqs"
+                          : "the engine's prefill and batch sizes",
             G(f->activation_bytes));
 }
 
 static void explain_free(const kvb_log_facts *f, text *t)
 {
-    say(t, "What happened: less memory was free at start-up than "
-           "gpu_memory_utilization asks for.\n");
+    const char *flag = flag_or(f, KVB_FIX_UTILIZATION, "the engine's share");
+    say(t,
+        "What happened: less memory was free at start-up than %s asks "
+        "for.\n",
+        vllm_lines(f) ? "gpu_memory_utilization" : flag);
     if (!KVB_LOG_HAS(f, STARTUP_FREE_BYTES) || !f->gpu_total_bytes) {
-        say(t, "What to do:\n  - lower --gpu-memory-utilization, or stop "
-               "the other processes on the GPU.\n");
+        say(t,
+            "What to do:\n  - lower %s, or stop the other processes on "
+            "the GPU.\n",
+            flag);
         return;
     }
     say(t,
@@ -1538,15 +1649,15 @@ static void explain_free(const kvb_log_facts *f, text *t)
                       (double)f->gpu_total_bytes * 100.0) /
                 100.0;
     say(t,
-        "What to do:\n  - lower --gpu-memory-utilization to %.2f or less, "
-        "or stop the other processes on the GPU.\n",
-        to);
+        "What to do:\n  - lower %s to %.2f or less, or stop the other "
+        "processes on the GPU.\n",
+        flag, to);
 }
 
 static void explain_none(const kvb_log_facts *f, text *t)
 {
     if (!f->present) {
-        say(t, "Nothing recognised: no vLLM start-up line or CUDA "
+        say(t, "Nothing recognised: no engine start-up line or CUDA "
                "out-of-memory error in the input.\n");
         return;
     }
@@ -1565,15 +1676,19 @@ static void explain_none(const kvb_log_facts *f, text *t)
 static void explain_engine(const kvb_log_facts *f, text *t)
 {
     const char *acc = kvb_accounting_name(f->accounting);
+    char ver[32];
+    /* each engine's versions in its own form: llama.cpp's "b6123" */
+    kvb__engine_version_text(log_engine(f), f->engine_version, ver, sizeof ver);
     if (KVB_LOG_HAS(f, ENGINE_VERSION))
-        say(t, "Engine: vLLM %u.%u.%u (%s accounting).\n",
-            f->engine_version / 10000, f->engine_version / 100 % 100,
-            f->engine_version % 100, acc ? acc : "unknown");
+        say(t, "Engine: %s %s (%s accounting).\n", ENGINE(f), ver,
+            acc ? acc : "unknown");
     else if (acc)
         say(t,
-            "Engine: vLLM, version not logged; the wording is the %s "
+            "Engine: %s, version not logged; the wording is the %s "
             "line's.\n",
-            acc);
+            ENGINE(f), acc);
+    else if (KVB_LOG_HAS(f, ENGINE) && !vllm_lines(f))
+        say(t, "Engine: %s, version not logged.\n", ENGINE(f));
 }
 
 kvb_status kvb_log_explain(const kvb_log_facts *facts, char *buf, size_t cap,

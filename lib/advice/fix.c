@@ -335,6 +335,13 @@ static uint64_t largest_fitting_len(actx *c, kvb_fix *f)
     return lo;
 }
 
+/* The engine's words for a remedy; NULL when it has none (engines'
+ * remedy hooks). */
+static const char *words(const actx *c, int32_t kind, int32_t quant)
+{
+    return kvb__engine_remedy(kvb__engine_get(c->s.engine), kind, quant);
+}
+
 static void try_max_len(actx *c)
 {
     if (c->base.max_model_len <= 1 ||
@@ -347,8 +354,8 @@ static void try_max_len(actx *c)
         kvb__fix_base(c, KVB_FIX_MAX_MODEL_LEN, &f);
         f.max_model_len = len;
         if (fits(c, &f)) {
-            setf(f.title, sizeof f.title, "lower --max-model-len to %llu",
-                 (unsigned long long)len);
+            setf(f.title, sizeof f.title, "lower %s to %llu",
+                 words(c, KVB_FIX_MAX_MODEL_LEN, 0), (unsigned long long)len);
             note_outcome(&f, "requests are capped at this length; ");
             kvb__fix_push(c, &f);
             return;
@@ -359,7 +366,8 @@ static void try_max_len(actx *c)
         kvb__friendly_len(kvb__min(1024, c->base.max_model_len - 1));
     if (kvb__fix_evaluate(c, &f) != KVB_OK)
         return;
-    setf(f.title, sizeof f.title, "lower --max-model-len");
+    setf(f.title, sizeof f.title, "lower %s",
+         words(c, KVB_FIX_MAX_MODEL_LEN, 0));
     char what[64];
     setf(what, sizeof what, "even at %llu tokens",
          (unsigned long long)f.max_model_len);
@@ -369,16 +377,18 @@ static void try_max_len(actx *c)
 
 /* ---- 2. gpu_memory_utilization ---- */
 
-static void util_title(kvb_fix *f, int step)
+static void util_title(const actx *c, kvb_fix *f, int step)
 {
-    setf(f->title, sizeof f->title, "%s --gpu-memory-utilization to %.2f",
-         step < 0 ? "lower" : "raise", f->gpu_memory_utilization);
+    setf(f->title, sizeof f->title, "%s %s to %.2f",
+         step < 0 ? "lower" : "raise", words(c, KVB_FIX_UTILIZATION, 0),
+         f->gpu_memory_utilization);
 }
 
 static void try_utilization(actx *c)
 {
     int32_t v = c->base.verdict;
-    if (v == KVB_VERDICT_PARALLELISM_INVALID || c->s.kv_cache_memory_bytes)
+    if (v == KVB_VERDICT_PARALLELISM_INVALID || c->s.kv_cache_memory_bytes ||
+        !words(c, KVB_FIX_UTILIZATION, 0))
         return;
     int cur = (int)lround(c->base.gpu_memory_utilization * 100.0);
     int lo = (int)ceil(c->o.min_utilization * 100.0 - 1e-9);
@@ -392,7 +402,7 @@ static void try_utilization(actx *c)
         kvb__fix_base(c, KVB_FIX_UTILIZATION, &f);
         f.gpu_memory_utilization = pct / 100.0;
         if (fits(c, &f)) {
-            util_title(&f, step);
+            util_title(c, &f, step);
             setf(f.note, sizeof f.note,
                  "leaves %.2f GiB per GPU outside the budget; %.2fx "
                  "concurrency (%llu KV tokens)",
@@ -406,7 +416,7 @@ static void try_utilization(actx *c)
     f.gpu_memory_utilization = to / 100.0;
     if (kvb__fix_evaluate(c, &f) != KVB_OK)
         return;
-    util_title(&f, step);
+    util_title(c, &f, step);
     char what[48];
     setf(what, sizeof what, "even at %.2f", f.gpu_memory_utilization);
     note_not(c, &f, what);
@@ -417,7 +427,8 @@ static void try_utilization(actx *c)
 
 static void try_eager(actx *c)
 {
-    if (c->s.enforce_eager ||
+    const char *w = words(c, KVB_FIX_ENFORCE_EAGER, 0);
+    if (!w || c->s.enforce_eager ||
         c->base.verdict == KVB_VERDICT_PARALLELISM_INVALID)
         return;
     kvb_fix f;
@@ -425,7 +436,7 @@ static void try_eager(actx *c)
     f.enforce_eager = 1;
     if (kvb__fix_evaluate(c, &f) != KVB_OK)
         return;
-    setf(f.title, sizeof f.title, "add --enforce-eager");
+    setf(f.title, sizeof f.title, "add %s", w);
     if (f.fits) {
         setf(f.note, sizeof f.note,
              "frees the %.2f GiB CUDA-graph pool; decoding is slower "
@@ -443,7 +454,8 @@ static void try_eager(actx *c)
 static void try_kv_fp8(actx *c)
 {
     int32_t v = c->base.verdict;
-    if (c->q.kv_cache_dtype == KVB_DTYPE_FP8 ||
+    const char *w = words(c, KVB_FIX_KV_CACHE_FP8, 0);
+    if (!w || c->q.kv_cache_dtype == KVB_DTYPE_FP8 ||
         v == KVB_VERDICT_WEIGHTS_EXCEED || v == KVB_VERDICT_PARALLELISM_INVALID)
         return;
     kvb_fix f;
@@ -451,7 +463,7 @@ static void try_kv_fp8(actx *c)
     f.kv_cache_dtype = KVB_DTYPE_FP8;
     if (!fits(c, &f))
         return;
-    setf(f.title, sizeof f.title, "add --kv-cache-dtype fp8");
+    setf(f.title, sizeof f.title, "add %s", w);
     setf(f.note, sizeof f.note,
          "KV bytes per token %llu -> %llu; a small accuracy cost; %.2fx "
          "concurrency (%llu KV tokens)",
@@ -472,17 +484,32 @@ static const int32_t quant_gguf[] = {
     KVB_QUANT_Q4_K_M, KVB_QUANT_Q4_0,
 };
 
-static bool is_gguf(int32_t method)
+/* The formats of the current one's kind (GGUF or not; an F16 GGUF file
+ * for llama.cpp, which runs no other kind, is GGUF), or of the other
+ * kind when the engine runs none of those; the engine's remedy hook
+ * says which it runs. */
+static size_t quant_list(const actx *c, int32_t *out)
 {
-    return method >= KVB_QUANT_Q8_0 && method <= KVB_QUANT_Q4_0;
+    bool gguf = kvb__quant_is_gguf(c->q.method) ||
+                !words(c, KVB_FIX_QUANTIZE, c->q.method);
+    size_t n = 0;
+    for (int pass = 0; pass < 2 && !n; pass++, gguf = !gguf) {
+        const int32_t *list = gguf ? quant_gguf : quant_safetensors;
+        size_t len = gguf ? KVB__ARRAY_LEN(quant_gguf)
+                          : KVB__ARRAY_LEN(quant_safetensors);
+        for (size_t i = 0; i < len; i++)
+            if (words(c, KVB_FIX_QUANTIZE, list[i]))
+                out[n++] = list[i];
+    }
+    return n;
 }
 
 /* Candidates with fewer weight bytes, largest first; returns how many. */
 static size_t quant_candidates(actx *c, kvb_fix *cand, size_t cap)
 {
-    const int32_t *list = is_gguf(c->q.method) ? quant_gguf : quant_safetensors;
-    size_t n_list = is_gguf(c->q.method) ? KVB__ARRAY_LEN(quant_gguf)
-                                         : KVB__ARRAY_LEN(quant_safetensors);
+    int32_t
+        list[KVB__ARRAY_LEN(quant_safetensors) + KVB__ARRAY_LEN(quant_gguf)];
+    size_t n_list = quant_list(c, list);
     size_t n = 0;
     for (size_t i = 0; i < n_list && n < cap; i++) {
         kvb_fix f;
@@ -570,16 +597,23 @@ static bool try_tp_at(actx *c, uint32_t tp, uint32_t count, kvb_fix *f)
 
 static void tp_text(actx *c, kvb_fix *f, bool more)
 {
-    if (more)
-        setf(f->title, sizeof f->title,
-             "use %u x %s with --tensor-parallel-size %u", f->gpu_count,
-             f->gpu_name[0] ? f->gpu_name : "the same GPU",
-             f->tensor_parallel_size);
+    /* engines without a TP degree (llama.cpp, Ollama) split the layers
+     * over the GPUs they see */
+    const char *w = words(c, KVB_FIX_TENSOR_PARALLEL, 0);
+    char how[64];
+    if (w)
+        setf(how, sizeof how, "with %s %u", w, f->tensor_parallel_size);
     else
-        setf(f->title, sizeof f->title,
-             "use --tensor-parallel-size %u on the %u GPUs",
+        setf(how, sizeof how, "splitting the layers");
+    if (more)
+        setf(f->title, sizeof f->title, "use %u x %s %s", f->gpu_count,
+             f->gpu_name[0] ? f->gpu_name : "the same GPU", how);
+    else if (w)
+        setf(f->title, sizeof f->title, "use %s %u on the %u GPUs", w,
              f->tensor_parallel_size, f->gpu_count);
-    (void)c;
+    else
+        setf(f->title, sizeof f->title, "split the layers over the %u GPUs",
+             f->gpu_count);
     char lead[80];
     setf(lead, sizeof lead, "%.2f GiB of weights per GPU; ",
          GIB(f->weights_bytes_per_gpu));
@@ -685,14 +719,17 @@ static bool same_family(const actx *c, const kvb_instance *in)
            kvb__strcasecmp(in->cloud, c->cloud) == 0;
 }
 
-static void instance_text(kvb_fix *f)
+static void instance_text(const actx *c, kvb_fix *f)
 {
     char price[32] = "price unknown";
     if (f->price_per_hour > 0)
         setf(price, sizeof price, "$%.2f/h", f->price_per_hour);
-    setf(f->title, sizeof f->title,
-         "move to %s (%u x %s, %s) with --tensor-parallel-size %u", f->instance,
-         f->gpu_count, f->gpu_name, price, f->tensor_parallel_size);
+    const char *w = words(c, KVB_FIX_TENSOR_PARALLEL, 0);
+    char how[64] = "";
+    if (w)
+        setf(how, sizeof how, " with %s %u", w, f->tensor_parallel_size);
+    setf(f->title, sizeof f->title, "move to %s (%u x %s, %s)%s", f->instance,
+         f->gpu_count, f->gpu_name, price, how);
     note_outcome(f, "");
 }
 
@@ -717,7 +754,7 @@ static void instances_pass(actx *c, int pass)
         keep_cheapest(best, &n, max, &f);
     }
     for (size_t i = 0; i < n; i++) {
-        instance_text(&best[i]);
+        instance_text(c, &best[i]);
         if (pass == 0) {
             size_t len = strlen(best[i].title);
             setf(best[i].title + len, sizeof best[i].title - len,

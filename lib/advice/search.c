@@ -372,8 +372,13 @@ void kvb__advise_combined(kvb__actx *c)
     bool raise = !c->s.kv_cache_memory_bytes &&
                  v != KVB_VERDICT_HEADROOM_TOO_SMALL &&
                  hi > c->base.gpu_memory_utilization + 1e-9;
-    bool eager = !c->s.enforce_eager;
-    bool kv = c->q.kv_cache_dtype != KVB_DTYPE_FP8;
+    /* only the remedies the engine has (its remedy hook) */
+    const kvb__engine *e = kvb__engine_get(c->s.engine);
+    bool eager =
+        !c->s.enforce_eager && kvb__engine_remedy(e, KVB_FIX_ENFORCE_EAGER, 0);
+    bool kv = c->q.kv_cache_dtype != KVB_DTYPE_FP8 &&
+              kvb__engine_remedy(e, KVB_FIX_KV_CACHE_FP8, 0);
+    raise = raise && kvb__engine_remedy(e, KVB_FIX_UTILIZATION, 0);
     /* weight formats: the current one, then FP8 and AWQ where they store
      * fewer bits and the GPU runs them (a published checkpoint, or the
      * tool that makes one, is named when the fix is finished) */
@@ -383,9 +388,11 @@ void kvb__advise_combined(kvb__actx *c)
     int bits = weight_bits(c->q.method);
     qs[nq++] = c->q.method;
     bool gguf = c->q.method >= KVB_QUANT_Q8_0 && c->q.method <= KVB_QUANT_Q4_0;
-    if (!gguf && bits > 8 && (!cc || cc >= 80))
+    if (!gguf && bits > 8 && (!cc || cc >= 80) &&
+        kvb__engine_remedy(e, KVB_FIX_QUANTIZE, KVB_QUANT_FP8))
         qs[nq++] = KVB_QUANT_FP8;
-    if (!gguf && bits > 4 && (!cc || cc >= 75))
+    if (!gguf && bits > 4 && (!cc || cc >= 75) &&
+        kvb__engine_remedy(e, KVB_FIX_QUANTIZE, KVB_QUANT_AWQ_4))
         qs[nq++] = KVB_QUANT_AWQ_4;
     kvb_fix cand[3 * 6 * 8];
     size_t nc = 0;

@@ -48,6 +48,13 @@ static bool llama_parse_version(const char *text, uint32_t *out)
     return true;
 }
 
+/* llama.cpp's releases are build numbers, tagged "b6123" (the packed
+ * value is the number itself). */
+static void llama_format_version(uint32_t version, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "b%u", version);
+}
+
 kvb__ggml_opts kvb__llama_opts(const kvb__engine_in *in)
 {
     kvb__ggml_opts o = {256, true, in->gpu->count, false};
@@ -1105,11 +1112,26 @@ static int32_t llama_accounting(const kvb__engine_in *in)
     return KVB_ACCOUNTING_LLAMA_CPP;
 }
 
+/* common/arg.cpp: no utilization fraction (it allocates what -c and
+ * -ngl ask for) and no eager switch (CUDA graphs are internal); the
+ * 8-bit cache is q8_0; weights are GGUF files only; more GPUs share the
+ * layers (--split-mode layer, the default), not a TP degree. */
+static const char *llama_remedy(int32_t kind, int32_t quant)
+{
+    switch (kind) {
+    case KVB_FIX_MAX_MODEL_LEN: return "-c";
+    case KVB_FIX_KV_CACHE_FP8: return "-ctk q8_0 -ctv q8_0";
+    case KVB_FIX_QUANTIZE: return kvb__quant_is_gguf(quant) ? "-m" : NULL;
+    default: return NULL;
+    }
+}
+
 const kvb__engine kvb__engine_llama_cpp = {
     .id = KVB_ENGINE_LLAMA_CPP,
     .name = "llama.cpp",
     .display = "llama.cpp",
     .parse_version = llama_parse_version,
+    .format_version = llama_format_version,
     .accounting = llama_accounting,
     .defaults = llama_defaults,
     .check = llama_check,
@@ -1132,6 +1154,7 @@ const kvb__engine kvb__engine_llama_cpp = {
     .verdict = kvb__llama_verdict,
     .error_text = kvb__llama_error_text,
     .render_args = llama_render_args,
+    .remedy = llama_remedy,
     .detect = llama_detect,
     .flags = llama_flags,
     .flag_count = KVB__ARRAY_LEN(llama_flags),

@@ -502,6 +502,19 @@ static bool ollama_log_line(kvb_log_facts *f, const char *line, size_t len)
     return false;
 }
 
+/* envconfig/config.go: the server's variables; no utilization fraction
+ * and no eager switch; models are GGUF tags. */
+static const char *ollama_remedy(int32_t kind, int32_t quant)
+{
+    switch (kind) {
+    case KVB_FIX_MAX_MODEL_LEN: return "OLLAMA_CONTEXT_LENGTH";
+    case KVB_FIX_KV_CACHE_FP8: return "OLLAMA_KV_CACHE_TYPE=q8_0";
+    case KVB_FIX_QUANTIZE:
+        return kvb__quant_is_gguf(quant) ? "a smaller tag (ollama pull)" : NULL;
+    default: return NULL;
+    }
+}
+
 const kvb__engine kvb__engine_ollama = {
     .id = KVB_ENGINE_OLLAMA,
     .name = "ollama",
@@ -527,6 +540,7 @@ const kvb__engine kvb__engine_ollama = {
     .verdict = kvb__llama_verdict,
     .error_text = kvb__llama_error_text,
     .render_args = ollama_render_args,
+    .remedy = ollama_remedy,
     .detect = ollama_detect,
     .flags = ollama_flags,
     .flag_count = KVB__ARRAY_LEN(ollama_flags),

@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +163,49 @@ kvb_status kvb_serving_engine_set(kvb_serving *serving, const char *spec,
     if (st)
         return st;
     kvb__struct_out(&s, sizeof s, serving);
+    return KVB_OK;
+}
+
+const char *kvb__engine_remedy(const kvb__engine *e, int32_t kind,
+                               int32_t quant)
+{
+    return e && e->remedy ? e->remedy(kind, quant) : NULL;
+}
+
+bool kvb__quant_is_gguf(int32_t method)
+{
+    return method >= KVB_QUANT_Q8_0 && method <= KVB_QUANT_Q4_0;
+}
+
+void kvb__engine_version_text(const kvb__engine *e, uint32_t version, char *buf,
+                              size_t cap)
+{
+    if (!cap)
+        return;
+    if (version == 0)
+        snprintf(buf, cap, "newest");
+    else if (e && e->format_version)
+        e->format_version(version, buf, cap);
+    else
+        snprintf(buf, cap, "%u.%u.%u", version / 10000, version / 100 % 100,
+                 version % 100);
+}
+
+kvb_status kvb_engine_version_format(int engine, uint32_t version, char *buf,
+                                     size_t cap, kvb_error *err)
+{
+    if (!buf || !cap)
+        return kvb__fail(err, KVB_EINVAL, "buf",
+                         "buf must not be NULL and cap must be positive");
+    const kvb__engine *e = kvb__engine_get(engine);
+    if (!e) {
+        buf[0] = '\0';
+        return kvb__fail(err, KVB_ERANGE, "engine",
+                         "engine (%d) is not a kvb_engine this build plans "
+                         "for",
+                         engine);
+    }
+    kvb__engine_version_text(e, version, buf, cap);
     return KVB_OK;
 }
 

@@ -335,7 +335,7 @@ static uint32_t attn_tp(const kvb__engine_in *in)
 static uint64_t sglang_loaded_weights(const kvb__engine_in *in, uint32_t stage,
                                       uint64_t inventory_bytes)
 {
-    uint64_t b = kvb__vllm_loaded_weights(in, stage, inventory_bytes) +
+    uint64_t b = kvb__torch_loaded_weights(in, stage, inventory_bytes) +
                  LOAD_MODULE_BYTES;
     uint32_t tp = in->s.tensor_parallel_size, atp = attn_tp(in);
     if (atp != tp) {
@@ -999,7 +999,23 @@ static kvb_status sglang_check(const kvb__engine_in *in, kvb_error *err)
 
 static uint32_t sglang_weights_gpu_key(const kvb__engine_in *in)
 {
-    return kvb__vllm_weights_gpu_key(in) | (attn_tp(in) << 8);
+    return kvb__torch_weights_gpu_key(in) | (attn_tp(in) << 8);
+}
+
+/* python/sglang/srt/server_args.py: every remedy; GGUF loads with
+ * --load-format gguf. */
+static const char *sglang_remedy(int32_t kind, int32_t quant)
+{
+    (void)quant;
+    switch (kind) {
+    case KVB_FIX_MAX_MODEL_LEN: return "--context-length";
+    case KVB_FIX_UTILIZATION: return "--mem-fraction-static";
+    case KVB_FIX_ENFORCE_EAGER: return "--disable-cuda-graph";
+    case KVB_FIX_KV_CACHE_FP8: return "--kv-cache-dtype fp8_e4m3";
+    case KVB_FIX_QUANTIZE: return "--quantization";
+    case KVB_FIX_TENSOR_PARALLEL: return "--tp-size";
+    default: return NULL;
+    }
 }
 
 const kvb__engine kvb__engine_sglang = {
@@ -1028,6 +1044,7 @@ const kvb__engine kvb__engine_sglang = {
     .len_fails = sglang_len_fails,
     .error_text = sglang_error_text,
     .render_args = sglang_render_args,
+    .remedy = sglang_remedy,
     .detect = sglang_detect,
     .flags = sglang_flags,
     .flag_count = KVB__ARRAY_LEN(sglang_flags),

@@ -237,7 +237,7 @@ static void tgi_defaults(kvb__engine_in *in)
  * use: f x total, less the CUDA context outside PyTorch. */
 static uint64_t tgi_requested(const kvb__engine_in *in)
 {
-    uint64_t ctx = kvb__vllm_cuda_context(in);
+    uint64_t ctx = kvb__torch_cuda_context(in);
     uint64_t f = (uint64_t)floor((double)in->gpu->total_bytes *
                                  in->s.gpu_memory_utilization);
     return f > ctx ? f - ctx : 0;
@@ -274,7 +274,7 @@ static uint64_t tgi_activation(const kvb__engine_in *in, uint32_t stage)
     kvb__engine_in x = *in;
     x.s.max_num_seqs =
         (uint32_t)kvb__min(warmup_requests(in), in->s.max_num_batched_tokens);
-    uint64_t peak = kvb__vllm_activation(&x, stage);
+    uint64_t peak = kvb__torch_activation(&x, stage);
     if (since(in, V(3, 0, 0)))
         return peak;
     /* Before 3.0 the warm-up asked for prefill logprobs (prefill_logprobs:
@@ -710,6 +710,27 @@ static bool tgi_log_line(kvb_log_facts *f, const char *line, size_t n)
     return mine;
 }
 
+/* launcher/src/main.rs: --quantize takes fp8, gptq, awq,
+ * bitsandbytes(-nf4) ... (no GGUF); --cuda-graphs 0 is eager. */
+static const char *tgi_remedy(int32_t kind, int32_t quant)
+{
+    switch (kind) {
+    case KVB_FIX_MAX_MODEL_LEN: return "--max-total-tokens";
+    case KVB_FIX_UTILIZATION: return "--cuda-memory-fraction";
+    case KVB_FIX_ENFORCE_EAGER: return "--cuda-graphs 0";
+    case KVB_FIX_KV_CACHE_FP8: return "--kv-cache-dtype fp8_e4m3fn";
+    case KVB_FIX_QUANTIZE:
+        return quant == KVB_QUANT_FP8 || quant == KVB_QUANT_GPTQ_4 ||
+                       quant == KVB_QUANT_GPTQ_8 || quant == KVB_QUANT_AWQ_4 ||
+                       quant == KVB_QUANT_BNB_4 || quant == KVB_QUANT_BF16 ||
+                       quant == KVB_QUANT_FP16
+                   ? "--quantize"
+                   : NULL;
+    case KVB_FIX_TENSOR_PARALLEL: return "--num-shard";
+    default: return NULL;
+    }
+}
+
 const kvb__engine kvb__engine_tgi = {
     .id = KVB_ENGINE_TGI,
     .name = "tgi",
@@ -719,13 +740,13 @@ const kvb__engine kvb__engine_tgi = {
     .check = tgi_check,
     .parallelism_bad = tgi_parallelism_bad,
     .requested_bytes = tgi_requested,
-    .cuda_context = kvb__vllm_cuda_context,
-    .non_torch = kvb__vllm_non_torch,
-    .startup_reserved = kvb__vllm_startup_reserved,
+    .cuda_context = kvb__torch_cuda_context,
+    .non_torch = kvb__torch_non_torch,
+    .startup_reserved = kvb__torch_startup_reserved,
     .cudagraph = tgi_cudagraph,
     .graphs_in_budget = tgi_graphs_in_budget,
-    .weights_gpu_key = kvb__vllm_weights_gpu_key,
-    .loaded_weights = kvb__vllm_loaded_weights,
+    .weights_gpu_key = kvb__torch_weights_gpu_key,
+    .loaded_weights = kvb__torch_loaded_weights,
     .activation = tgi_activation,
     .hybrid_kv = tgi_hybrid,
     .num_blocks = tgi_num_blocks,
@@ -737,6 +758,7 @@ const kvb__engine kvb__engine_tgi = {
     .verdict = tgi_verdict,
     .error_text = tgi_error_text,
     .render_args = tgi_render_args,
+    .remedy = tgi_remedy,
     .detect = tgi_detect,
     .flags = tgi_flags,
     .flag_count = KVB__ARRAY_LEN(tgi_flags),

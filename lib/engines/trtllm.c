@@ -123,7 +123,7 @@ static void trt_defaults(kvb__engine_in *in)
  * after the engine's own allocations, which the stage loop subtracts. */
 static uint64_t trt_requested(const kvb__engine_in *in)
 {
-    uint64_t ctx = kvb__vllm_cuda_context(in);
+    uint64_t ctx = kvb__torch_cuda_context(in);
     uint64_t total = in->gpu->total_bytes;
     return total > ctx ? total - ctx : 0;
 }
@@ -144,7 +144,7 @@ static bool trt_graphs_in_budget(const kvb__engine_in *in)
 
 static uint32_t trt_weights_gpu_key(const kvb__engine_in *in)
 {
-    return engine_path(in) ? 0 : kvb__vllm_weights_gpu_key(in);
+    return engine_path(in) ? 0 : kvb__torch_weights_gpu_key(in);
 }
 
 /* An engine file holds the weights as built: the checkpoint's bytes. The
@@ -154,7 +154,7 @@ static uint64_t trt_loaded_weights(const kvb__engine_in *in, uint32_t stage,
 {
     if (engine_path(in))
         return inventory_bytes;
-    return kvb__vllm_loaded_weights(in, stage, inventory_bytes);
+    return kvb__torch_loaded_weights(in, stage, inventory_bytes);
 }
 
 /*
@@ -177,7 +177,7 @@ static uint64_t trt_activation(const kvb__engine_in *in, uint32_t stage)
     uint64_t len = in->s.max_model_len > 1 ? in->s.max_model_len - 1 : 1;
     if (engine_path(in)) {
         x.s.max_num_seqs = 1;
-        uint64_t forward = kvb__vllm_activation(&x, stage);
+        uint64_t forward = kvb__torch_activation(&x, stage);
         uint32_t pp = in->s.pipeline_parallel_size;
         if (stage + 1 != pp)
             return forward;
@@ -189,7 +189,7 @@ static uint64_t trt_activation(const kvb__engine_in *in, uint32_t stage)
     uint64_t reqs = kvb__cdiv(tokens, len);
     x.s.max_num_seqs =
         (uint32_t)kvb__min(kvb__max(reqs, 1), in->s.max_num_seqs);
-    return kvb__vllm_activation(&x, stage);
+    return kvb__torch_activation(&x, stage);
 }
 
 static bool trt_hybrid(const kvb__engine_in *in)
@@ -619,6 +619,28 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
     return mine;
 }
 
+/* tensorrt_llm/commands/serve.py and llm_args.py: the KV dtype and
+ * quantized checkpoints (ModelOpt FP8, INT4 AWQ, GPTQ) go through
+ * --extra_llm_api_options; CUDA graphs are not a trtllm-serve flag; no
+ * GGUF or bitsandbytes. */
+static const char *trt_remedy(int32_t kind, int32_t quant)
+{
+    switch (kind) {
+    case KVB_FIX_MAX_MODEL_LEN: return "--max_seq_len";
+    case KVB_FIX_UTILIZATION: return "--kv_cache_free_gpu_memory_fraction";
+    case KVB_FIX_KV_CACHE_FP8:
+        return "kv_cache_config.dtype fp8 (--extra_llm_api_options)";
+    case KVB_FIX_QUANTIZE:
+        return quant == KVB_QUANT_FP8 || quant == KVB_QUANT_AWQ_4 ||
+                       quant == KVB_QUANT_GPTQ_4 || quant == KVB_QUANT_BF16 ||
+                       quant == KVB_QUANT_FP16
+                   ? "a quantized checkpoint"
+                   : NULL;
+    case KVB_FIX_TENSOR_PARALLEL: return "--tp_size";
+    default: return NULL;
+    }
+}
+
 const kvb__engine kvb__engine_trtllm = {
     .id = KVB_ENGINE_TRTLLM,
     .name = "trtllm",
@@ -629,9 +651,9 @@ const kvb__engine kvb__engine_trtllm = {
     .check = trt_check,
     .parallelism_bad = trt_parallelism_bad,
     .requested_bytes = trt_requested,
-    .cuda_context = kvb__vllm_cuda_context,
-    .non_torch = kvb__vllm_non_torch,
-    .startup_reserved = kvb__vllm_startup_reserved,
+    .cuda_context = kvb__torch_cuda_context,
+    .non_torch = kvb__torch_non_torch,
+    .startup_reserved = kvb__torch_startup_reserved,
     .cudagraph = trt_cudagraph,
     .graphs_in_budget = trt_graphs_in_budget,
     .weights_gpu_key = trt_weights_gpu_key,
@@ -646,6 +668,7 @@ const kvb__engine kvb__engine_trtllm = {
     .len_fails = trt_len_fails,
     .error_text = trt_error_text,
     .render_args = trt_render_args,
+    .remedy = trt_remedy,
     .detect = trt_detect,
     .flags = trt_flags,
     .flag_count = KVB__ARRAY_LEN(trt_flags),

@@ -1788,6 +1788,22 @@ static const kvb__flag vllm_flags[] = {
 #undef S
 #undef C
 
+/* vllm/engine/arg_utils.py: every remedy, every weight format (GGUF
+ * through --quantization gguf). */
+static const char *vllm_remedy(int32_t kind, int32_t quant)
+{
+    (void)quant;
+    switch (kind) {
+    case KVB_FIX_MAX_MODEL_LEN: return "--max-model-len";
+    case KVB_FIX_UTILIZATION: return "--gpu-memory-utilization";
+    case KVB_FIX_ENFORCE_EAGER: return "--enforce-eager";
+    case KVB_FIX_KV_CACHE_FP8: return "--kv-cache-dtype fp8";
+    case KVB_FIX_QUANTIZE: return "--quantization";
+    case KVB_FIX_TENSOR_PARALLEL: return "--tensor-parallel-size";
+    default: return NULL;
+    }
+}
+
 const kvb__engine kvb__engine_vllm = {
     .id = KVB_ENGINE_VLLM,
     .name = "vllm",
@@ -1815,6 +1831,7 @@ const kvb__engine kvb__engine_vllm = {
     .len_fails = vllm_len_fails,
     .error_text = kvb__vllm_error_text,
     .render_args = vllm_render_args,
+    .remedy = vllm_remedy,
     .detect = vllm_detect,
     .flags = vllm_flags,
     .flag_count = KVB__ARRAY_LEN(vllm_flags),

@@ -27,6 +27,13 @@ class TestKnownValues(unittest.TestCase):
             "Llama-3.1-8B", kvbudget.quant(kv_cache_dtype="fp8"), 2)
         self.assertEqual(per_gpu, 32 * 2 * 4 * 128 * 1)
 
+    def test_engine_version_own_form(self):
+        # llama.cpp releases are build numbers ("b6123"), Ollama semver
+        eng, ver = kvbudget.engine("llama.cpp@b6123")
+        self.assertEqual(kvbudget.engine_version(eng, ver), "b6123")
+        eng, ver = kvbudget.engine("ollama@0.5.7")
+        self.assertEqual(kvbudget.engine_version(eng, ver), "0.5.7")
+
     def test_weights_bf16(self):
         # 8,030,261,248 parameters (Meta's card), 2 bytes each in BF16
         w = kvbudget.weights("llama-3.1-8b")

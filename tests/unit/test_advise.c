@@ -171,6 +171,63 @@ static void seed(kvb_model *m, kvb_quant *q, kvb_gpu *g, kvb_serving *s)
     s->gpu_memory_utilization = 0.9;
 }
 
+/* Each engine is offered only the remedies it has, in its own words
+ * (the engines' remedy hooks): Llama-3.1-8B in 16 bits on a 16 GiB GPU
+ * needs smaller weights.  vLLM: --enforce-eager and AWQ/GPTQ formats;
+ * llama.cpp: no eager switch, no utilization fraction, GGUF formats
+ * only, its context flag -c; TGI: no GGUF, eager is --cuda-graphs 0. */
+static void test_advise_engine_remedies(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Llama-3.1-8B");
+    kvb_quant q = quant_of(KVB_QUANT_BF16);
+    kvb_gpu g = gpu_of(16 * GIB, 1);
+    kvb_serving s = serving_default();
+    s.max_model_len = 8192;
+    advice a = advise(&m, &q, &g, &s, NULL);
+    const kvb_fix *f = first_of(&a, KVB_FIX_ENFORCE_EAGER);
+    assert_non_null(f);
+    assert_string_equal(f->title, "add --enforce-eager");
+    int gptq = 0;
+    for (size_t i = 0; i < a.n; i++)
+        gptq |= a.f[i].kind == KVB_FIX_QUANTIZE &&
+                a.f[i].quant_method == KVB_QUANT_GPTQ_8;
+    assert_true(gptq);
+
+    /* llama.cpp keeps the embedding on the host: a 15 GiB GPU, every
+     * layer on it (-ngl 99) */
+    s.engine = KVB_ENGINE_LLAMA_CPP;
+    s.n_gpu_layers = 99;
+    g = gpu_of(15 * GIB, 1);
+    a = advise(&m, &q, &g, &s, NULL);
+    f = first_of(&a, KVB_FIX_MAX_MODEL_LEN);
+    assert_non_null(f);
+    assert_string_equal(f->title, "lower -c to 4096");
+    assert_null(first_of(&a, KVB_FIX_ENFORCE_EAGER));
+    assert_null(first_of(&a, KVB_FIX_UTILIZATION));
+    assert_non_null(first_of(&a, KVB_FIX_QUANTIZE));
+    for (size_t i = 0; i < a.n; i++) {
+        if (a.f[i].quant_method != KVB_QUANT_BF16)
+            assert_true(a.f[i].quant_method >= KVB_QUANT_Q8_0 &&
+                        a.f[i].quant_method <= KVB_QUANT_Q4_0);
+        assert_false(a.f[i].enforce_eager);
+        assert_null(strstr(a.f[i].title, "--max-model-len"));
+    }
+
+    s = serving_default();
+    s.max_model_len = 8192;
+    s.engine = KVB_ENGINE_TGI;
+    g = gpu_of(16 * GIB, 1);
+    a = advise(&m, &q, &g, &s, NULL);
+    assert_non_null(first_of(&a, KVB_FIX_QUANTIZE));
+    for (size_t i = 0; i < a.n; i++)
+        assert_false(a.f[i].quant_method >= KVB_QUANT_Q8_0 &&
+                     a.f[i].quant_method <= KVB_QUANT_Q4_0);
+    f = first_of(&a, KVB_FIX_ENFORCE_EAGER);
+    assert_non_null(f);
+    assert_string_equal(f->title, "add --cuda-graphs 0");
+}
+
 /* The seed article's scenario: nothing but a bigger machine helps. */
 static void test_advise_seed(void **state)
 {
@@ -545,6 +602,7 @@ KVB_TESTS(cmocka_unit_test(test_advise_friendly_len),
           cmocka_unit_test(test_advise_max_len),
           cmocka_unit_test(test_advise_concurrency),
           cmocka_unit_test(test_advise_seed),
+          cmocka_unit_test(test_advise_engine_remedies),
           cmocka_unit_test(test_advise_fixes_replan),
           cmocka_unit_test(test_advise_order),
           cmocka_unit_test(test_advise_utilization_lower),

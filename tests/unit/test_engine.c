@@ -655,7 +655,45 @@ static void test_engine_versions(void **state)
     assert_string_equal(kvb_engine_name(KVB_ENGINE_VLLM), "vllm");
 }
 
-KVB_TESTS(cmocka_unit_test(test_engine_estimate_max_model_len),
+/* Each engine's versions in its own form: llama.cpp tags releases by
+ * build number ("b6123", the packed value is the number), the others by
+ * MAJOR.MINOR.PATCH. */
+static void test_engine_version_format(void **state)
+{
+    (void)state;
+    char buf[32];
+    kvb_error e = KVB_ERROR_INIT;
+    int32_t engine;
+    uint32_t version;
+    assert_int_equal(kvb_engine_parse("llama.cpp@b6123", &engine, &version, &e),
+                     KVB_OK);
+    assert_int_equal(version, 6123);
+    assert_int_equal(
+        kvb_engine_version_format(engine, version, buf, sizeof buf, &e),
+        KVB_OK);
+    assert_string_equal(buf, "b6123");
+    assert_int_equal(
+        kvb_engine_version_format(KVB_ENGINE_OLLAMA, 507, buf, sizeof buf, &e),
+        KVB_OK);
+    assert_string_equal(buf, "0.5.7");
+    assert_int_equal(
+        kvb_engine_version_format(KVB_ENGINE_VLLM, 805, buf, sizeof buf, &e),
+        KVB_OK);
+    assert_string_equal(buf, "0.8.5");
+    assert_int_equal(
+        kvb_engine_version_format(KVB_ENGINE_TGI, 0, buf, sizeof buf, &e),
+        KVB_OK);
+    assert_string_equal(buf, "newest");
+    assert_int_equal(kvb_engine_version_format(99, 805, buf, sizeof buf, &e),
+                     KVB_ERANGE);
+    assert_string_equal(e.field, "engine");
+    assert_int_equal(
+        kvb_engine_version_format(KVB_ENGINE_VLLM, 805, NULL, 0, &e),
+        KVB_EINVAL);
+}
+
+KVB_TESTS(cmocka_unit_test(test_engine_version_format),
+          cmocka_unit_test(test_engine_estimate_max_model_len),
           cmocka_unit_test(test_engine_max_concurrency),
           cmocka_unit_test(test_engine_kv_cache_groups),
           cmocka_unit_test(test_engine_gpu_model_runner),

@@ -304,7 +304,12 @@ static void test_trtllm_log(void **state)
     assert_int_equal(f.gpu_total_bytes, (uint64_t)llround(140.06 * GIB));
     char buf[2048];
     assert_int_equal(kvb_log_explain(&f, buf, sizeof buf, NULL, &e), KVB_OK);
-    assert_true(strlen(buf) > 0);
+    /* in TensorRT-LLM's terms: its own fraction, no vLLM flag or name */
+    assert_non_null(strstr(buf, "lower --kv_cache_free_gpu_memory_fraction"));
+    assert_non_null(strstr(buf, "Engine: TensorRT-LLM"));
+    assert_null(strstr(buf, "vLLM"));
+    assert_null(strstr(buf, "--gpu-memory-utilization"));
+    assert_null(strstr(buf, "--enforce-eager"));
 }
 
 /* Numbers no engine prints (found by fuzz_log: a 47-digit maxNumTokens

@@ -173,6 +173,15 @@ def engine(spec: str) -> Tuple[int, int]:
     return eng.value, ver.value
 
 
+def engine_version(engine_id: int, version: int) -> str:
+    """``kvb_engine_version_format``: the engine's own form ("0.8.5",
+    llama.cpp's "b6123"; "newest" for 0)."""
+    buf = ctypes.create_string_buffer(32)
+    _lib().kvb_engine_version_format(engine_id, version, buf, len(buf),
+                                     _capi.Error())
+    return buf.value.decode()
+
+
 _SERVING_FIELDS = tuple(f for f in _capi.Serving._c_types_
                         if f != "struct_size")
 

@@ -630,6 +630,8 @@ _FUNCTIONS: List[Tuple[str, List[Any], Any, Optional[Callable[..., Any]]]] = [
     ("kvb_engine_parse", [_str, _P(c_int32), _P(c_uint32), _P(Error)],
      _status, _check),
     ("kvb_engine_name", [c_int], _str, _string),
+    ("kvb_engine_version_format",
+     [c_int, c_uint32, _P(c_char), c_size_t, _P(Error)], _status, _check),
     ("kvb_engine_available", [c_int], c_int, _value),
     ("kvb_accounting_name", [c_int], _str, _string),
     ("kvb_serving_engine_set", [_P(Serving), _str, _P(Error)], _status,

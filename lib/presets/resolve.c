@@ -15,6 +15,8 @@
  *     sized as awq-4 as the config reader sizes it
  *   -quantized.w8a8 (RedHatAI): int8 weights with a scale per channel,
  *     the bytes of FP8 per channel
+ *   -bnb-4bit (unsloth): bitsandbytes NF4, block 64, double quantization
+ *     (its quantization_config sets bnb_4bit_use_double_quant)
  *   -FP4, -NVFP4: NVFP4, which this version cannot size: refused.
  */
 #include "internal.h"
@@ -35,6 +37,11 @@ static const struct {
      "openai/gpt-oss-120b ships MXFP4 experts (quantization_config mxfp4)"},
     {"DeepSeek-V3", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
      "deepseek-ai/DeepSeek-V3 ships FP8 weights with 128x128 block scales"},
+    {"DeepSeek-V3.1", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
+     "deepseek-ai/DeepSeek-V3.1 ships FP8 weights with 128x128 block scales"},
+    {"Kimi-K2-Instruct", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
+     "moonshotai/Kimi-K2-Instruct ships FP8 weights with 128x128 block "
+     "scales (quantization_config fp8, weight_block_size [128, 128])"},
 };
 
 typedef struct suffix {
@@ -58,6 +65,8 @@ static const suffix suffixes[] = {
      "int4 w4a16 (group 128, sized as awq-4)"},
     {"-quantized.w8a8", KVB_QUANT_FP8, 0, KVB_FP8_SCALE_CHANNEL,
      "int8 w8a8 (per-channel scales, the bytes of fp8 per channel)"},
+    {"-bnb-4bit", KVB_QUANT_BNB_4, 0, 0,
+     "bnb-4 (NF4, block 64, double quantization)"},
     {"-NVFP4", KVB_QUANT_LAST_, 0, 0, "nvfp4"},
     {"-FP4", KVB_QUANT_LAST_, 0, 0, "nvfp4"},
 };

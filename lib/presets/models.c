@@ -297,7 +297,9 @@ const kvb__model_row kvb__model_rows[] = {
          .max_position_embeddings = 32768u,
      }},
     {"Mistral-Small-24B-2501",
-     "mistralai/Mistral-Small-24B-Base-2501,Mistral-Small-24B-Base-2501",
+     "mistralai/Mistral-Small-24B-Base-2501,Mistral-Small-24B-Base-2501,"
+     "mistralai/"
+     "Mistral-Small-24B-Instruct-2501,Mistral-Small-24B-Instruct-2501",
      "config: HF config.json copies in public documentation copy"
      " (ReadyArt/...-24B and jhu-clsp/rank1-mistral-2501-24b with"
      " _name_or_path mistralai/Mistral-Small-24B-*-2501); note"
@@ -963,7 +965,8 @@ const kvb__model_row kvb__model_rows[] = {
      "(tests/data/configs/llama-3.1-70b-instruct.json) gives every field;"
      " parameter count: computed from the config with the standard tensor "
      "inventory; exact integer; the model card's \"70B\" (70.6B on the HF "
-     "page)",
+     "page); a 30-shard Llama 70B model.safetensors.index.json quoted in"
+     " public notes has total_size 141,107,412,992 bytes, twice this count",
      70553706496ull,
      {
          .arch = KVB_ARCH_LLAMA,
@@ -1028,7 +1031,9 @@ const kvb__model_row kvb__model_rows[] = {
      " vocab 151936, tied); the -Instruct-2507 copies differ only in "
      "max_position_embeddings 262144 and rope_theta; parameter count: computed "
      "from the config with the standard tensor inventory; exact integer;"
-     " Qwen's card: \"Number of Parameters: 4.0B\"",
+     " Qwen's card: \"Number of Parameters: 4.0B\"; Qwen3-4B's"
+     " model.safetensors.index.json total_size 8,044,936,192 bytes of BF16"
+     " (quoted in public docs and tests) is exactly twice this count",
      4022468096ull,
      {
          .arch = KVB_ARCH_QWEN3,
@@ -1050,7 +1055,10 @@ const kvb__model_row kvb__model_rows[] = {
      "(github:inference-sim/inference-sim model_configs/qwen3-14b/config.json, "
      "verbatim; SOURCES.md);"
      " parameter count: computed from the config with the standard tensor "
-     "inventory; exact integer; Qwen's card: \"Number of Parameters: 14.8B\"",
+     "inventory; exact integer; Qwen's card: \"Number of Parameters: 14.8B\"; "
+     "a Qwen3 8-shard"
+     " model.safetensors.index.json quoted in public notes has total_size"
+     " 29,536,614,400 bytes of BF16, exactly twice this count",
      14768307200ull,
      {
          .arch = KVB_ARCH_QWEN3,
@@ -1067,12 +1075,13 @@ const kvb__model_row kvb__model_rows[] = {
      }},
     {"Qwen3-Coder-30B-A3B",
      "Qwen/Qwen3-Coder-30B-A3B-Instruct",
-     "config: the Qwen3-30B-A3B architecture (48 layers, 128 experts of 768, 8 "
-     "per token) with max_position_embeddings 262144, as Qwen's card gives"
-     " it (\"30.5B in total and 3.3B activated\", 256K native context); from "
-     "the card, the HF config not checked -- UNCERTAIN for rope fields;"
-     " parameter count: computed from the config with the standard tensor "
-     "inventory; exact integer",
+     "config: tests/data/configs/qwen3-coder-30b-a3b-instruct.json"
+     " (github:ztxz16/fastllm Qwen3-Coder-30B-A3B-Instruct/config.json,"
+     " verbatim; SOURCES.md): the Qwen3-30B-A3B experts (128 of 768, 8 per"
+     " token) with 262144 positions; its intermediate_size 5472 sizes no"
+     " tensor, every layer being MoE; parameter count: the same repository's"
+     " model.safetensors.index.json total_size 61,064,245,248 bytes of BF16"
+     " / 2, exactly; Qwen's card: \"30.5B in total and 3.3B activated\"",
      30532122624ull,
      {
          .arch = KVB_ARCH_QWEN3_MOE,
@@ -1083,7 +1092,7 @@ const kvb__model_row kvb__model_rows[] = {
          .num_attention_heads = 32u,
          .num_key_value_heads = 4u,
          .head_dim = 128u,
-         .intermediate_size = 6144u,
+         .intermediate_size = 5472u,
          .vocab_size = 151936u,
          .max_position_embeddings = 262144u,
          .num_experts = 128u,
@@ -1471,6 +1480,49 @@ const kvb__model_row kvb__model_rows[] = {
          .num_key_value_heads = 8u,
          .intermediate_size = 28672u,
          .vocab_size = 128256u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"DeepSeek-R1-Distill-Qwen-7B",
+     "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B",
+     "config: DeepSeek-R1 card, distilled models table: base model"
+     " Qwen2.5-Math-7B, the Qwen2.5-7B shapes (28 layers, 3584 wide, 28/4"
+     " heads, q/k/v biases, intermediate 18944, vocab 152064, untied;"
+     " config verified above) with 131072 positions; sliding_window 4096"
+     " is unused (use_sliding_window false); parameter count: computed from"
+     " the config with the standard tensor inventory; exact integer;"
+     " equals Qwen2.5-7B's 7,615,616,512 (7.62B on the HF page)",
+     7615616512ull,
+     {
+         .arch = KVB_ARCH_QWEN2,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS,
+         .num_hidden_layers = 28u,
+         .hidden_size = 3584u,
+         .num_attention_heads = 28u,
+         .num_key_value_heads = 4u,
+         .intermediate_size = 18944u,
+         .vocab_size = 152064u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"DeepSeek-R1-Distill-Qwen-14B",
+     "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B",
+     "config: DeepSeek-R1 card, distilled models table: base model"
+     " Qwen2.5-14B (config verified above: 48 layers, 5120 wide, 40/8"
+     " heads, q/k/v biases, intermediate 13824, vocab 152064) with 131072"
+     " positions, as the R1-Distill-Qwen-32B row; parameter count: computed"
+     " from the config with the standard tensor inventory; exact integer;"
+     " equals Qwen2.5-14B's 14,770,033,664 (14.8B on the HF page)",
+     14770033664ull,
+     {
+         .arch = KVB_ARCH_QWEN2,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS,
+         .num_hidden_layers = 48u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 40u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 13824u,
+         .vocab_size = 152064u,
          .max_position_embeddings = 131072u,
      }},
 };

@@ -95,6 +95,15 @@ static bool has_prefix(const char *s, const char *prefix)
     return true;
 }
 
+/* The first case-insensitive occurrence of `needle` in `s`, or NULL. */
+static const char *find_ci(const char *s, const char *needle)
+{
+    for (; *s; s++)
+        if (has_prefix(s, needle))
+            return s;
+    return NULL;
+}
+
 static const kvb__model_row *find_row(const char *name)
 {
     for (size_t i = 0; i < kvb__model_rows_count; i++)
@@ -114,6 +123,16 @@ static const kvb__model_row *find_base(const char *base)
     const char *bare = slash ? slash + 1 : base;
     if (!row && has_prefix(bare, "Meta-")) /* Meta-Llama-3.1-8B-Instruct */
         return find_base(bare + 5);
+    /* Mistral puts the variant before the version: Mistral-7B-Instruct-v0.3
+     * is Mistral-7B-v0.3, Mixtral-8x7B-Instruct-v0.1 is Mixtral-8x7B-v0.1. */
+    const char *infix = find_ci(bare, "-Instruct-v");
+    if (!row && infix && strlen(bare) < 256) {
+        char buf[256];
+        size_t head = (size_t)(infix - bare);
+        memcpy(buf, bare, head);
+        strcpy(buf + head, infix + strlen("-Instruct"));
+        row = find_row(buf);
+    }
     for (size_t v = 0; !row && v < KVB__ARRAY_LEN(variants); v++) {
         char buf[256];
         size_t cut = 0, n = strlen(bare);

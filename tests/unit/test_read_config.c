@@ -153,6 +153,7 @@ static const struct {
     {"configs/qwen3-14b.json", "Qwen3-14B"},
     {"configs/mistral-nemo-instruct-2407.json", "Mistral-Nemo-12B"},
     {"configs/gemma-3-1b-it.json", "Gemma-3-1B"},
+    {"configs/qwen3-coder-30b-a3b-instruct.json", "Qwen3-Coder-30B-A3B"},
 };
 
 static void test_read_config_presets(void **state)

@@ -110,6 +110,17 @@ static void test_resolve_repo_names(void **state)
     expect("Qwen/Qwen2.5-Coder-32B-Instruct-GPTQ-Int4", "Qwen2.5-Coder-32B",
            KVB_QUANT_GPTQ_4, 128, 0);
     expect("Qwen/QwQ-32B-AWQ", "QwQ-32B", KVB_QUANT_AWQ_4, 128, 0);
+    /* Mistral names the variant before the version. */
+    expect("mistralai/Mistral-7B-Instruct-v0.3", "Mistral-7B-v0.3",
+           KVB_QUANT_AUTO, 0, 0);
+    expect("mistralai/Mixtral-8x7B-Instruct-v0.1", "Mixtral-8x7B",
+           KVB_QUANT_AUTO, 0, 0);
+    expect("TheBloke/Mistral-7B-Instruct-v0.1-AWQ", "Mistral-7B-v0.1",
+           KVB_QUANT_AWQ_4, 128, 0);
+    expect("mistralai/Mistral-Small-24B-Instruct-2501",
+           "Mistral-Small-24B-2501", KVB_QUANT_AUTO, 0, 0);
+    expect("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B",
+           "DeepSeek-R1-Distill-Qwen-7B", KVB_QUANT_AUTO, 0, 0);
     /* unsloth's bitsandbytes uploads: NF4 with double quantization. */
     expect("unsloth/Llama-3.3-70B-Instruct-bnb-4bit", "Llama-3.3-70B",
            KVB_QUANT_BNB_4, 0, 0);

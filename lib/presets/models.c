@@ -297,7 +297,9 @@ const kvb__model_row kvb__model_rows[] = {
          .max_position_embeddings = 32768u,
      }},
     {"Mistral-Small-24B-2501",
-     "mistralai/Mistral-Small-24B-Base-2501,Mistral-Small-24B-Base-2501",
+     "mistralai/Mistral-Small-24B-Base-2501,Mistral-Small-24B-Base-2501,"
+     "mistralai/"
+     "Mistral-Small-24B-Instruct-2501,Mistral-Small-24B-Instruct-2501",
      "config: HF config.json copies in public documentation copy"
      " (ReadyArt/...-24B and jhu-clsp/rank1-mistral-2501-24b with"
      " _name_or_path mistralai/Mistral-Small-24B-*-2501); note"
@@ -710,7 +712,8 @@ const kvb__model_row kvb__model_rows[] = {
          .max_position_embeddings = 16384u,
      }},
     {"DeepSeek-V3",
-     "deepseek-ai/DeepSeek-V3,deepseek-ai/DeepSeek-R1,DeepSeek-V3,DeepSeek-R1",
+     "deepseek-ai/DeepSeek-V3,deepseek-ai/DeepSeek-R1,DeepSeek-V3,DeepSeek-R1,"
+     "deepseek-ai/DeepSeek-V3-0324,deepseek-ai/DeepSeek-R1-0528",
      "config: github:alibaba/InferSim"
      " hf_configs/deepseek_v3_config.json (copy of HF config.json)"
      " (that copy renames n_routed_experts/n_shared_experts to"
@@ -725,7 +728,9 @@ const kvb__model_row kvb__model_rows[] = {
      " kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj; MoE incl."
      " shared expert, gate, e_score_correction_bias). checkpoint total"
      " includes the MTP layer's own copies of embed_tokens and"
-     " shared_head.head; active counts embedding+head",
+     " shared_head.head; active counts embedding+head; DeepSeek-V3-0324"
+     " and DeepSeek-R1-0528 keep these shapes and the FP8 format (their"
+     " cards), so they are aliases",
      671026419200ull,
      {
          .arch = KVB_ARCH_DEEPSEEK_V3,
@@ -979,6 +984,574 @@ const kvb__model_row kvb__model_rows[] = {
          .ssm_state_size = 128u,
          .ssm_conv_kernel = 4u,
          .ssm_state_dtype = KVB_DTYPE_FP32,
+     }},
+    {"Llama-3.3-70B",
+     "meta-llama/Llama-3.3-70B-Instruct,Llama-3.3-70B-Instruct",
+     "config: Meta's Llama 3.3 model card: the Llama 3.1 70B architecture (80 "
+     "layers, 8192 wide, 64 query / 8 KV heads, 128256 vocabulary),"
+     " so the config copy cited for Llama-3.1-70B "
+     "(tests/data/configs/llama-3.1-70b-instruct.json) gives every field;"
+     " parameter count: computed from the config with the standard tensor "
+     "inventory; exact integer; the model card's \"70B\" (70.6B on the HF "
+     "page); a 30-shard Llama 70B model.safetensors.index.json quoted in"
+     " public notes has total_size 141,107,412,992 bytes, twice this count",
+     70553706496ull,
+     {
+         .arch = KVB_ARCH_LLAMA,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 80u,
+         .hidden_size = 8192u,
+         .num_attention_heads = 64u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 28672u,
+         .vocab_size = 128256u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"Qwen3-0.6B",
+     "Qwen/Qwen3-0.6B,Qwen/Qwen3-0.6B-Base",
+     "config: tests/data/configs/qwen3-0.6b.json (github:mlc-ai/mlc-llm "
+     "model_preset.py qwen3_0.6b, a copy of the HF config.json; SOURCES.md);"
+     " tied embeddings; parameter count: computed from the config with the "
+     "standard tensor inventory; exact integer; Qwen's card: \"Number of "
+     "Parameters: 0.6B\"",
+     596049920ull,
+     {
+         .arch = KVB_ARCH_QWEN3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_QK_NORM,
+         .num_hidden_layers = 28u,
+         .hidden_size = 1024u,
+         .num_attention_heads = 16u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 3072u,
+         .vocab_size = 151936u,
+         .tie_word_embeddings = 1u,
+         .max_position_embeddings = 40960u,
+     }},
+    {"Qwen3-1.7B",
+     "Qwen/Qwen3-1.7B,Qwen/Qwen3-1.7B-Base",
+     "config: tests/data/configs/qwen3-1.7b.json (github:mlc-ai/mlc-llm "
+     "model_preset.py qwen3_1.7b, a copy of the HF config.json; SOURCES.md);"
+     " tied embeddings; parameter count: computed from the config with the "
+     "standard tensor inventory; exact integer; Qwen's card: \"Number of "
+     "Parameters: 1.7B\"",
+     1720574976ull,
+     {
+         .arch = KVB_ARCH_QWEN3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_QK_NORM,
+         .num_hidden_layers = 28u,
+         .hidden_size = 2048u,
+         .num_attention_heads = 16u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 6144u,
+         .vocab_size = 151936u,
+         .tie_word_embeddings = 1u,
+         .max_position_embeddings = 40960u,
+     }},
+    {"Qwen3-4B",
+     "Qwen/Qwen3-4B,Qwen/Qwen3-4B-Base",
+     "config: HF config.json of Qwen/Qwen3-4B as public test fixtures quote it "
+     "(hidden 2560, 36 layers, 32/8 heads, head_dim 128, intermediate 9728,"
+     " vocab 151936, tied); the -Instruct-2507 copies differ only in "
+     "max_position_embeddings 262144 and rope_theta; parameter count: computed "
+     "from the config with the standard tensor inventory; exact integer;"
+     " Qwen's card: \"Number of Parameters: 4.0B\"; Qwen3-4B's"
+     " model.safetensors.index.json total_size 8,044,936,192 bytes of BF16"
+     " (quoted in public docs and tests) is exactly twice this count",
+     4022468096ull,
+     {
+         .arch = KVB_ARCH_QWEN3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_QK_NORM,
+         .num_hidden_layers = 36u,
+         .hidden_size = 2560u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 9728u,
+         .vocab_size = 151936u,
+         .tie_word_embeddings = 1u,
+         .max_position_embeddings = 40960u,
+     }},
+    {"Qwen3-14B",
+     "Qwen/Qwen3-14B,Qwen/Qwen3-14B-Base",
+     "config: tests/data/configs/qwen3-14b.json "
+     "(github:inference-sim/inference-sim model_configs/qwen3-14b/config.json, "
+     "verbatim; SOURCES.md);"
+     " parameter count: computed from the config with the standard tensor "
+     "inventory; exact integer; Qwen's card: \"Number of Parameters: 14.8B\"; "
+     "a Qwen3 8-shard"
+     " model.safetensors.index.json quoted in public notes has total_size"
+     " 29,536,614,400 bytes of BF16, exactly twice this count",
+     14768307200ull,
+     {
+         .arch = KVB_ARCH_QWEN3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_QK_NORM,
+         .num_hidden_layers = 40u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 40u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 17408u,
+         .vocab_size = 151936u,
+         .max_position_embeddings = 40960u,
+     }},
+    {"Qwen3-Coder-30B-A3B",
+     "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+     "config: tests/data/configs/qwen3-coder-30b-a3b-instruct.json"
+     " (github:ztxz16/fastllm Qwen3-Coder-30B-A3B-Instruct/config.json,"
+     " verbatim; SOURCES.md): the Qwen3-30B-A3B experts (128 of 768, 8 per"
+     " token) with 262144 positions; its intermediate_size 5472 sizes no"
+     " tensor, every layer being MoE; parameter count: the same repository's"
+     " model.safetensors.index.json total_size 61,064,245,248 bytes of BF16"
+     " / 2, exactly; Qwen's card: \"30.5B in total and 3.3B activated\"",
+     30532122624ull,
+     {
+         .arch = KVB_ARCH_QWEN3_MOE,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_QK_NORM,
+         .num_hidden_layers = 48u,
+         .hidden_size = 2048u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 4u,
+         .head_dim = 128u,
+         .intermediate_size = 5472u,
+         .vocab_size = 151936u,
+         .max_position_embeddings = 262144u,
+         .num_experts = 128u,
+         .num_experts_per_tok = 8u,
+         .moe_intermediate_size = 768u,
+     }},
+    {"Qwen3-Coder-480B-A35B",
+     "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+     "config: HF config.json of Qwen/Qwen3-Coder-480B-A35B-Instruct as a "
+     "public vLLM-Kunlun deployment guide quotes it (62 layers, 6144 wide,"
+     " 96/8 heads, 160 experts of 2560, 8 per token, use_qk_norm, 262144 "
+     "positions), the same in the FP8 copy a public benchmark report quotes;"
+     " parameter count: computed from the config with the standard tensor "
+     "inventory; exact integer; Qwen's card: \"480B in total and 35B "
+     "activated\"; the FP8 checkpoint's 450 GiB on disk agrees",
+     480154875392ull,
+     {
+         .arch = KVB_ARCH_QWEN3_MOE,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_QK_NORM,
+         .num_hidden_layers = 62u,
+         .hidden_size = 6144u,
+         .num_attention_heads = 96u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 8192u,
+         .vocab_size = 151936u,
+         .max_position_embeddings = 262144u,
+         .num_experts = 160u,
+         .num_experts_per_tok = 8u,
+         .moe_intermediate_size = 2560u,
+     }},
+    {"Qwen2.5-Coder-32B",
+     "Qwen/Qwen2.5-Coder-32B-Instruct,Qwen/"
+     "Qwen2.5-Coder-32B,Qwen2.5-Coder-32B-Instruct",
+     "config: Qwen's card: the Qwen2.5-32B architecture (64 layers, 40/8 "
+     "heads, q/k/v biases, intermediate 27648, vocab 152064), 32768"
+     " positions in config.json (YaRN to 128K is opt-in); Qwen2.5-32B config "
+     "verified above; parameter count: computed from the config with the "
+     "standard tensor inventory; exact integer; card: \"Number of Parameters: "
+     "32.5B\"",
+     32763876352ull,
+     {
+         .arch = KVB_ARCH_QWEN2,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS,
+         .num_hidden_layers = 64u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 40u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 27648u,
+         .vocab_size = 152064u,
+         .max_position_embeddings = 32768u,
+     }},
+    {"QwQ-32B",
+     "Qwen/QwQ-32B",
+     "config: Qwen's card: the Qwen2.5-32B architecture (64 layers, 40/8 "
+     "heads, q/k/v biases) with max_position_embeddings 40960 -- from the"
+     " card, the HF config not checked, UNCERTAIN for max_position_embeddings;"
+     " parameter count: computed from the config with the standard tensor "
+     "inventory; exact integer; card: \"Number of Parameters: 32.5B\"",
+     32763876352ull,
+     {
+         .arch = KVB_ARCH_QWEN2,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS,
+         .num_hidden_layers = 64u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 40u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 27648u,
+         .vocab_size = 152064u,
+         .max_position_embeddings = 40960u,
+     }},
+    {"DeepSeek-V3.1",
+     "deepseek-ai/DeepSeek-V3.1,deepseek-ai/DeepSeek-V3.1-Base,deepseek-ai/"
+     "DeepSeek-V3.1-Terminus",
+     "config: DeepSeek's card: the DeepSeek-V3 architecture and checkpoint "
+     "layout (same config.json shapes as tests/data/configs/deepseek-v3.json:"
+     " 61 layers, MLA, 256 routed + 1 shared expert, first 3 layers dense), "
+     "FP8 weights with 128x128 block scales (UE8M0 scale format);"
+     " parameter count: computed from the config with the standard tensor "
+     "inventory; exact integer (the MTP layer is not loaded); card: \"671B "
+     "total, 37B activated\"",
+     671026419200ull,
+     {
+         .arch = KVB_ARCH_DEEPSEEK_V3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ROUTER_SCORE_BIAS,
+         .num_hidden_layers = 61u,
+         .hidden_size = 7168u,
+         .num_attention_heads = 128u,
+         .num_key_value_heads = 128u,
+         .intermediate_size = 18432u,
+         .vocab_size = 129280u,
+         .max_position_embeddings = 163840u,
+         .num_experts = 256u,
+         .num_experts_per_tok = 8u,
+         .moe_intermediate_size = 2048u,
+         .num_shared_experts = 1u,
+         .first_k_dense_replace = 3u,
+         .kv_lora_rank = 512u,
+         .q_lora_rank = 1536u,
+         .qk_rope_head_dim = 64u,
+         .qk_nope_head_dim = 128u,
+         .v_head_dim = 128u,
+     }},
+    {"DeepSeek-R1-Distill-Llama-8B",
+     "deepseek-ai/DeepSeek-R1-Distill-Llama-8B",
+     "config: DeepSeek-R1 card, distilled models table: base model "
+     "Llama-3.1-8B, so the Llama-3.1-8B config (verified above) gives every"
+     " field; parameter count: computed from the config with the standard "
+     "tensor inventory; exact integer; equals Llama-3.1-8B's 8,030,261,248",
+     8030261248ull,
+     {
+         .arch = KVB_ARCH_LLAMA,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 32u,
+         .hidden_size = 4096u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 14336u,
+         .vocab_size = 128256u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"DeepSeek-R1-Distill-Llama-70B",
+     "deepseek-ai/DeepSeek-R1-Distill-Llama-70B",
+     "config: DeepSeek-R1 card, distilled models table: base model "
+     "Llama-3.3-70B-Instruct, the Llama 3.1 70B architecture (verified"
+     " above); parameter count: computed from the config with the standard "
+     "tensor inventory; exact integer; equals Llama-3.1-70B's 70,553,706,496",
+     70553706496ull,
+     {
+         .arch = KVB_ARCH_LLAMA,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 80u,
+         .hidden_size = 8192u,
+         .num_attention_heads = 64u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 28672u,
+         .vocab_size = 128256u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"Kimi-K2-Instruct",
+     "moonshotai/Kimi-K2-Instruct,moonshotai/Kimi-K2-Base,Kimi-K2-Base",
+     "config: moonshotai/Kimi-K2-Instruct config.json (DeepseekV3ForCausalLM): "
+     "61 layers, 7168 wide, 64 heads, MLA 512/1536/64/128/128, 384 routed"
+     " experts of 2048 + 1 shared, 8 per token, first_k_dense_replace 1, vocab "
+     "163840, no MTP layer, as public configs of the K2 family quote"
+     " it (a model-inspector report of Kimi-K2-Instruct-0905; K2-Thinking and "
+     "K2.5 text_config copies in public code); 131072 positions for the"
+     " July release (-0905: 262144); parameter count: computed from the config "
+     "with the standard tensor inventory; exact integer; Moonshot's card: \"1 "
+     "trillion total parameters, 32 billion activated\"; the FP8 checkpoint's "
+     "959 GiB"
+     " on disk agrees",
+     1026408232448ull,
+     {
+         .arch = KVB_ARCH_DEEPSEEK_V3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ROUTER_SCORE_BIAS,
+         .num_hidden_layers = 61u,
+         .hidden_size = 7168u,
+         .num_attention_heads = 64u,
+         .num_key_value_heads = 64u,
+         .intermediate_size = 18432u,
+         .vocab_size = 163840u,
+         .max_position_embeddings = 131072u,
+         .num_experts = 384u,
+         .num_experts_per_tok = 8u,
+         .moe_intermediate_size = 2048u,
+         .num_shared_experts = 1u,
+         .first_k_dense_replace = 1u,
+         .kv_lora_rank = 512u,
+         .q_lora_rank = 1536u,
+         .qk_rope_head_dim = 64u,
+         .qk_nope_head_dim = 128u,
+         .v_head_dim = 128u,
+     }},
+    {"Mistral-Large-2411",
+     "mistralai/"
+     "Mistral-Large-Instruct-2411,Mistral-Large-Instruct-2411,mistralai/"
+     "Mistral-Large-Instruct-2407",
+     "config: MistralForCausalLM, 88 layers, 12288 wide, 96/8 heads, head_dim "
+     "128, intermediate 28672, vocab 32768, 131072 positions (from memory of"
+     " the HF config -- UNCERTAIN; a public planner test uses the same "
+     "shapes); 2407 and 2411 share them; parameter count: computed from the "
+     "config with the standard tensor inventory; exact integer; "
+     "mistralai/platform-docs-public"
+     " (mistral-large-2-0-24-07.ts): parameters \"123\" (billion)",
+     122610069504ull,
+     {
+         .arch = KVB_ARCH_MISTRAL,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 88u,
+         .hidden_size = 12288u,
+         .num_attention_heads = 96u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 28672u,
+         .vocab_size = 32768u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"Mistral-Nemo-12B",
+     "mistralai/Mistral-Nemo-Instruct-2407,mistralai/"
+     "Mistral-Nemo-Base-2407,Mistral-Nemo-Instruct-2407",
+     "config: tests/data/configs/mistral-nemo-instruct-2407.json "
+     "(github:inference-sim/inference-sim "
+     "model_configs/mistral-nemo-instruct-2407/config.json, verbatim; "
+     "SOURCES.md); head_dim"
+     " 128 with 32 heads is 4096, not the 5120 width; parameter count: "
+     "computed from the config with the standard tensor inventory; exact "
+     "integer; Mistral's card: \"12B\" (12.2B on the HF page)",
+     12247782400ull,
+     {
+         .arch = KVB_ARCH_MISTRAL,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 40u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 14336u,
+         .vocab_size = 131072u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"Ministral-8B-2410",
+     "mistralai/Ministral-8B-Instruct-2410,Ministral-8B-Instruct-2410",
+     "config: HF config.json of mistralai/Ministral-8B-Instruct-2410 as a "
+     "public test fixture quotes it (ministral8b_config: 36 layers, 4096"
+     " wide, 32/8 heads, head_dim 128, intermediate 12288, vocab 131072, "
+     "sliding_window 32768 = max_position_embeddings); parameter count: "
+     "computed from the config with the standard tensor inventory; exact "
+     "integer; Mistral's"
+     " card: \"8.0B\" (8,019,808,256 on the HF page)",
+     8019808256ull,
+     {
+         .arch = KVB_ARCH_MISTRAL,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 36u,
+         .hidden_size = 4096u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 12288u,
+         .vocab_size = 131072u,
+         .max_position_embeddings = 32768u,
+         .sliding_window = 32768u,
+     }},
+    {"Devstral-Small-2505",
+     "mistralai/Devstral-Small-2505",
+     "config: Mistral's card: fine-tuned from Mistral-Small-3.1 with the "
+     "vision encoder removed, so the Mistral-Small-24B text config (verified"
+     " above) with the 3.1 max_position_embeddings 131072 (128K context); "
+     "UNCERTAIN: the HF config.json not checked; parameter count: computed "
+     "from the config with the standard tensor inventory; exact integer; card: "
+     "\"24B\"",
+     23572403200ull,
+     {
+         .arch = KVB_ARCH_MISTRAL,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 40u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 32768u,
+         .vocab_size = 131072u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"Phi-4-mini",
+     "microsoft/Phi-4-mini-instruct,Phi-4-mini-instruct",
+     "config: github:mlc-ai/mlc-llm model_preset.py key phi-4 (_name_or_path "
+     "Phi-4-mini-instruct; a copy of the HF config.json): 32 layers, 3072"
+     " wide, 24/8 heads, intermediate 8192, vocab 200064, tied embeddings, "
+     "partial_rotary_factor 0.75, longrope to 131072, sliding_window 262144"
+     " (wider than any context, so no window here); fused qkv_proj and "
+     "gate_up_proj; parameter count: computed from the config with the "
+     "standard tensor inventory; exact integer; Microsoft's card: \"3.8B "
+     "parameters\"",
+     3836021760ull,
+     {
+         .arch = KVB_ARCH_PHI3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_FUSED_QKV | KVB_MODEL_FUSED_GATE_UP,
+         .num_hidden_layers = 32u,
+         .hidden_size = 3072u,
+         .num_attention_heads = 24u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 8192u,
+         .vocab_size = 200064u,
+         .tie_word_embeddings = 1u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"Phi-4-reasoning",
+     "microsoft/Phi-4-reasoning,microsoft/Phi-4-reasoning-plus",
+     "config: Microsoft's card: the Phi-4 architecture (verified above: 40 "
+     "layers, 5120 wide, 40/10 heads, intermediate 17920, vocab 100352),"
+     " with a 32k context (max_position_embeddings 32768); parameter count: "
+     "computed from the config with the standard tensor inventory; exact "
+     "integer; card: \"14B parameters\"; equals Phi-4's 14,659,507,200",
+     14659507200ull,
+     {
+         .arch = KVB_ARCH_PHI3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_FUSED_QKV | KVB_MODEL_FUSED_GATE_UP,
+         .num_hidden_layers = 40u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 40u,
+         .num_key_value_heads = 10u,
+         .intermediate_size = 17920u,
+         .vocab_size = 100352u,
+         .max_position_embeddings = 32768u,
+     }},
+    {"Gemma-3-1B",
+     "google/gemma-3-1b-it,google/gemma-3-1b-pt,gemma-3-1b-it",
+     "config: tests/data/configs/gemma-3-1b-it.json (github:mlc-ai/mlc-llm "
+     "model_preset.py gemma3_1b_it, a copy of the HF config.json; SOURCES.md):"
+     " gemma3_text, text only, 26 layers, 1152 wide, 4/1 heads of 256, sliding "
+     "512 with 1 global layer in 6, vocab 262144, tied;"
+     " parameter count: computed from the config with the standard tensor "
+     "inventory; exact integer; Google's card: \"1B\" (999,885,952 on the HF "
+     "page)",
+     999885952ull,
+     {
+         .arch = KVB_ARCH_GEMMA3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_SANDWICH_NORM | KVB_MODEL_QK_NORM,
+         .num_hidden_layers = 26u,
+         .hidden_size = 1152u,
+         .num_attention_heads = 4u,
+         .num_key_value_heads = 1u,
+         .head_dim = 256u,
+         .intermediate_size = 6912u,
+         .vocab_size = 262144u,
+         .tie_word_embeddings = 1u,
+         .max_position_embeddings = 32768u,
+         .sliding_window = 512u,
+         .sliding_window_pattern = 6u,
+     }},
+    {"SmolLM3-3B",
+     "HuggingFaceTB/SmolLM3-3B,HuggingFaceTB/SmolLM3-3B-Base",
+     "config: HF config.json of HuggingFaceTB/SmolLM3-3B as public tests quote "
+     "it (SmolLM3ForCausalLM: 36 layers, 2048 wide, 16/4 heads, intermediate"
+     " 11008, vocab 128256, tied, 65536 positions); a Llama whose every fourth "
+     "layer skips RoPE, which changes no tensor; parameter count: computed "
+     "from the config with the standard tensor inventory; exact integer; "
+     "Hugging Face's"
+     " card: \"3B\" (3.08B on the HF page)",
+     3075098624ull,
+     {
+         .arch = KVB_ARCH_LLAMA,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 36u,
+         .hidden_size = 2048u,
+         .num_attention_heads = 16u,
+         .num_key_value_heads = 4u,
+         .intermediate_size = 11008u,
+         .vocab_size = 128256u,
+         .tie_word_embeddings = 1u,
+         .max_position_embeddings = 65536u,
+     }},
+    {"Llama-3.1-Nemotron-70B",
+     "nvidia/"
+     "Llama-3.1-Nemotron-70B-Instruct-HF,Llama-3.1-Nemotron-70B-Instruct-HF",
+     "config: NVIDIA's card: Llama-3.1-70B-Instruct fine-tuned with RLHF, the "
+     "same LlamaForCausalLM shapes (Llama-3.1-70B config verified"
+     " above); parameter count: computed from the config with the standard "
+     "tensor inventory; exact integer; equals Llama-3.1-70B's 70,553,706,496 "
+     "(card: \"70B\")",
+     70553706496ull,
+     {
+         .arch = KVB_ARCH_LLAMA,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 80u,
+         .hidden_size = 8192u,
+         .num_attention_heads = 64u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 28672u,
+         .vocab_size = 128256u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"DeepSeek-R1-Distill-Qwen-7B",
+     "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B",
+     "config: DeepSeek-R1 card, distilled models table: base model"
+     " Qwen2.5-Math-7B, the Qwen2.5-7B shapes (28 layers, 3584 wide, 28/4"
+     " heads, q/k/v biases, intermediate 18944, vocab 152064, untied;"
+     " config verified above) with 131072 positions; sliding_window 4096"
+     " is unused (use_sliding_window false); parameter count: computed from"
+     " the config with the standard tensor inventory; exact integer;"
+     " equals Qwen2.5-7B's 7,615,616,512 (7.62B on the HF page)",
+     7615616512ull,
+     {
+         .arch = KVB_ARCH_QWEN2,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS,
+         .num_hidden_layers = 28u,
+         .hidden_size = 3584u,
+         .num_attention_heads = 28u,
+         .num_key_value_heads = 4u,
+         .intermediate_size = 18944u,
+         .vocab_size = 152064u,
+         .max_position_embeddings = 131072u,
+     }},
+    {"DeepSeek-R1-Distill-Qwen-14B",
+     "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B",
+     "config: DeepSeek-R1 card, distilled models table: base model"
+     " Qwen2.5-14B (config verified above: 48 layers, 5120 wide, 40/8"
+     " heads, q/k/v biases, intermediate 13824, vocab 152064) with 131072"
+     " positions, as the R1-Distill-Qwen-32B row; parameter count: computed"
+     " from the config with the standard tensor inventory; exact integer;"
+     " equals Qwen2.5-14B's 14,770,033,664 (14.8B on the HF page)",
+     14770033664ull,
+     {
+         .arch = KVB_ARCH_QWEN2,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS,
+         .num_hidden_layers = 48u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 40u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 13824u,
+         .vocab_size = 152064u,
+         .max_position_embeddings = 131072u,
      }},
 };
 

@@ -15,6 +15,8 @@
  *     sized as awq-4 as the config reader sizes it
  *   -quantized.w8a8 (RedHatAI): int8 weights with a scale per channel,
  *     the bytes of FP8 per channel
+ *   -bnb-4bit (unsloth): bitsandbytes NF4, block 64, double quantization
+ *     (its quantization_config sets bnb_4bit_use_double_quant)
  *   -FP4, -NVFP4: NVFP4, which this version cannot size: refused.
  */
 #include "internal.h"
@@ -35,6 +37,11 @@ static const struct {
      "openai/gpt-oss-120b ships MXFP4 experts (quantization_config mxfp4)"},
     {"DeepSeek-V3", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
      "deepseek-ai/DeepSeek-V3 ships FP8 weights with 128x128 block scales"},
+    {"DeepSeek-V3.1", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
+     "deepseek-ai/DeepSeek-V3.1 ships FP8 weights with 128x128 block scales"},
+    {"Kimi-K2-Instruct", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
+     "moonshotai/Kimi-K2-Instruct ships FP8 weights with 128x128 block "
+     "scales (quantization_config fp8, weight_block_size [128, 128])"},
 };
 
 typedef struct suffix {
@@ -58,6 +65,8 @@ static const suffix suffixes[] = {
      "int4 w4a16 (group 128, sized as awq-4)"},
     {"-quantized.w8a8", KVB_QUANT_FP8, 0, KVB_FP8_SCALE_CHANNEL,
      "int8 w8a8 (per-channel scales, the bytes of fp8 per channel)"},
+    {"-bnb-4bit", KVB_QUANT_BNB_4, 0, 0,
+     "bnb-4 (NF4, block 64, double quantization)"},
     {"-NVFP4", KVB_QUANT_LAST_, 0, 0, "nvfp4"},
     {"-FP4", KVB_QUANT_LAST_, 0, 0, "nvfp4"},
 };
@@ -86,6 +95,15 @@ static bool has_prefix(const char *s, const char *prefix)
     return true;
 }
 
+/* The first case-insensitive occurrence of `needle` in `s`, or NULL. */
+static const char *find_ci(const char *s, const char *needle)
+{
+    for (; *s; s++)
+        if (has_prefix(s, needle))
+            return s;
+    return NULL;
+}
+
 static const kvb__model_row *find_row(const char *name)
 {
     for (size_t i = 0; i < kvb__model_rows_count; i++)
@@ -105,6 +123,16 @@ static const kvb__model_row *find_base(const char *base)
     const char *bare = slash ? slash + 1 : base;
     if (!row && has_prefix(bare, "Meta-")) /* Meta-Llama-3.1-8B-Instruct */
         return find_base(bare + 5);
+    /* Mistral puts the variant before the version: Mistral-7B-Instruct-v0.3
+     * is Mistral-7B-v0.3, Mixtral-8x7B-Instruct-v0.1 is Mixtral-8x7B-v0.1. */
+    const char *infix = find_ci(bare, "-Instruct-v");
+    if (!row && infix && strlen(bare) < 256) {
+        char buf[256];
+        size_t head = (size_t)(infix - bare);
+        memcpy(buf, bare, head);
+        strcpy(buf + head, infix + strlen("-Instruct"));
+        row = find_row(buf);
+    }
     for (size_t v = 0; !row && v < KVB__ARRAY_LEN(variants); v++) {
         char buf[256];
         size_t cut = 0, n = strlen(bare);

@@ -148,6 +148,12 @@ static const struct {
     {"configs/gemma-2-9b.json", "Gemma-2-9B"},
     {"configs/gemma-2-27b.json", "Gemma-2-27B"},
     {"configs/deepseek-v3.json", "DeepSeek-V3"},
+    {"configs/qwen3-0.6b.json", "Qwen3-0.6B"},
+    {"configs/qwen3-1.7b.json", "Qwen3-1.7B"},
+    {"configs/qwen3-14b.json", "Qwen3-14B"},
+    {"configs/mistral-nemo-instruct-2407.json", "Mistral-Nemo-12B"},
+    {"configs/gemma-3-1b-it.json", "Gemma-3-1B"},
+    {"configs/qwen3-coder-30b-a3b-instruct.json", "Qwen3-Coder-30B-A3B"},
 };
 
 static void test_read_config_presets(void **state)

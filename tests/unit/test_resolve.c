@@ -52,8 +52,23 @@ static void test_resolve_native(void **state)
     expect("openai/gpt-oss-20b", "gpt-oss-20b", KVB_QUANT_MXFP4, 0, 0);
     expect("DeepSeek-V3", "DeepSeek-V3", KVB_QUANT_FP8, 0,
            KVB_FP8_SCALE_BLOCK128);
+    /* DeepSeek-V3.1 and Kimi K2 ship FP8 with 128x128 block scales
+     * (quantization_config fp8, weight_block_size [128, 128]). */
+    expect("deepseek-ai/DeepSeek-V3.1", "DeepSeek-V3.1", KVB_QUANT_FP8, 0,
+           KVB_FP8_SCALE_BLOCK128);
+    expect("moonshotai/Kimi-K2-Instruct", "Kimi-K2-Instruct", KVB_QUANT_FP8, 0,
+           KVB_FP8_SCALE_BLOCK128);
+    expect("deepseek-ai/DeepSeek-R1-0528", "DeepSeek-V3", KVB_QUANT_FP8, 0,
+           KVB_FP8_SCALE_BLOCK128);
+    /* The BF16 releases of 2025 keep the model dtype. */
+    expect("Qwen/Qwen3-Coder-480B-A35B-Instruct", "Qwen3-Coder-480B-A35B",
+           KVB_QUANT_AUTO, 0, 0);
+    expect("mistralai/Mistral-Large-Instruct-2411", "Mistral-Large-2411",
+           KVB_QUANT_AUTO, 0, 0);
     resolved r = resolve("gpt-oss-120b");
     assert_non_null(strstr(r.note, "mxfp4"));
+    r = resolve("moonshotai/Kimi-K2-Instruct");
+    assert_non_null(strstr(r.note, "fp8"));
     /* Unquantized presets: auto (the model dtype), no note. */
     expect("Llama-3.1-8B", "Llama-3.1-8B", KVB_QUANT_AUTO, 0, 0);
     r = resolve("meta-llama/Llama-3.1-8B");
@@ -80,7 +95,42 @@ static void test_resolve_repo_names(void **state)
     /* ModelOpt FP8: one scale per tensor. */
     expect("nvidia/Llama-3.1-8B-Instruct-FP8", "Llama-3.1-8B", KVB_QUANT_FP8, 0,
            KVB_FP8_SCALE_TENSOR);
-    resolved r = resolve("Qwen/Qwen2.5-72B-Instruct-AWQ");
+    /* The 2026 presets through the same suffix rules. */
+    expect("Qwen/Qwen3-14B-AWQ", "Qwen3-14B", KVB_QUANT_AWQ_4, 128, 0);
+    expect("Qwen/Qwen3-4B-Instruct-2507-FP8", "Qwen3-4B", KVB_QUANT_FP8, 0,
+           KVB_FP8_SCALE_BLOCK128);
+    expect("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "Qwen3-Coder-480B-A35B",
+           KVB_QUANT_FP8, 0, KVB_FP8_SCALE_BLOCK128);
+    expect("RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "Llama-3.3-70B",
+           KVB_QUANT_FP8, 0, KVB_FP8_SCALE_CHANNEL);
+    expect("RedHatAI/Llama-3.3-70B-Instruct-quantized.w4a16", "Llama-3.3-70B",
+           KVB_QUANT_AWQ_4, 128, 0);
+    expect("nvidia/Llama-3.3-70B-Instruct-FP8", "Llama-3.3-70B", KVB_QUANT_FP8,
+           0, KVB_FP8_SCALE_TENSOR);
+    expect("Qwen/Qwen2.5-Coder-32B-Instruct-GPTQ-Int4", "Qwen2.5-Coder-32B",
+           KVB_QUANT_GPTQ_4, 128, 0);
+    expect("Qwen/QwQ-32B-AWQ", "QwQ-32B", KVB_QUANT_AWQ_4, 128, 0);
+    /* Mistral names the variant before the version. */
+    expect("mistralai/Mistral-7B-Instruct-v0.3", "Mistral-7B-v0.3",
+           KVB_QUANT_AUTO, 0, 0);
+    expect("mistralai/Mixtral-8x7B-Instruct-v0.1", "Mixtral-8x7B",
+           KVB_QUANT_AUTO, 0, 0);
+    expect("TheBloke/Mistral-7B-Instruct-v0.1-AWQ", "Mistral-7B-v0.1",
+           KVB_QUANT_AWQ_4, 128, 0);
+    expect("mistralai/Mistral-Small-24B-Instruct-2501",
+           "Mistral-Small-24B-2501", KVB_QUANT_AUTO, 0, 0);
+    expect("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B",
+           "DeepSeek-R1-Distill-Qwen-7B", KVB_QUANT_AUTO, 0, 0);
+    /* unsloth's bitsandbytes uploads: NF4 with double quantization. */
+    expect("unsloth/Llama-3.3-70B-Instruct-bnb-4bit", "Llama-3.3-70B",
+           KVB_QUANT_BNB_4, 0, 0);
+    expect("unsloth/Qwen3-14B-bnb-4bit", "Qwen3-14B", KVB_QUANT_BNB_4, 0, 0);
+    resolved r = resolve("unsloth/Qwen3-14B-bnb-4bit");
+    assert_int_equal(r.q.flags & KVB_QUANT_BNB_NO_DOUBLE, 0);
+    assert_non_null(strstr(r.note, "bnb-4"));
+    r = resolve("nvidia/Llama-3.3-70B-Instruct-FP4");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    r = resolve("Qwen/Qwen2.5-72B-Instruct-AWQ");
     assert_non_null(strstr(r.note, "Qwen2.5-72B"));
     assert_non_null(strstr(r.note, "awq-4"));
     /* NVFP4 cannot be sized yet: refused, never read as BF16. */
@@ -98,6 +148,11 @@ static void test_resolve_misses(void **state)
     r = resolve("meta-llama/Llama-3.1-8X");
     assert_int_equal(r.st, KVB_ENOTFOUND);
     assert_non_null(strstr(r.e.message, "did you mean"));
+    r = resolve("Qwen3-Codr-480B-A35B");
+    assert_int_equal(r.st, KVB_ENOTFOUND);
+    assert_non_null(strstr(r.e.message, "did you mean Qwen3-Coder-480B-A35B?"));
+    r = resolve("moonshotai/Kimi-K2-Instrct");
+    assert_non_null(strstr(r.e.message, "did you mean Kimi-K2-Instruct?"));
     r = resolve("completely-different-model");
     assert_int_equal(r.st, KVB_ENOTFOUND);
     assert_null(strstr(r.e.message, "did you mean"));

@@ -474,7 +474,7 @@ static const int32_t quant_gguf[] = {
 
 static bool is_gguf(int32_t method)
 {
-    return method >= KVB_QUANT_Q8_0 && method <= KVB_QUANT_Q4_0;
+    return kvb__quant_is_gguf(method);
 }
 
 /* Candidates with fewer weight bytes, largest first; returns how many. */

@@ -1349,7 +1349,7 @@ static void model_args(kvb__args *a, const kvb_model *m, int32_t method)
     bool have_repo = kvb__model_repo(m->name, repo, sizeof repo);
     const char *name = have_repo ? repo : m->name[0] ? m->name : "MODEL";
     kvb__arg(a, "--model");
-    if (!(method >= KVB_QUANT_Q8_0 && method <= KVB_QUANT_Q4_0)) {
+    if (!(kvb__quant_is_gguf(method))) {
         kvb__arg(a, "%s", name);
         return;
     }
@@ -1448,7 +1448,7 @@ const char *kvb__vllm_v0_fallback(const kvb__engine_in *in)
     if (act != KVB_DTYPE_FP16 && act != KVB_DTYPE_BF16)
         return "a dtype other than float16/bfloat16";
     int32_t m = in->quant->method;
-    if (m >= KVB_QUANT_Q8_0 && m <= KVB_QUANT_Q4_0)
+    if (kvb__quant_is_gguf(m))
         return "a GGUF checkpoint";
     if (in->quant->kv_cache_dtype == KVB_DTYPE_FP8 && !(cc >= 90 && cc < 100))
         return "an fp8 KV cache without FlashAttention 3";

@@ -39,7 +39,7 @@ static void expect(const char *name, const char *preset, int32_t method,
     assert_string_equal(r.m.name, want.name);
     assert_int_equal(r.q.method, method);
     if (method == KVB_QUANT_AWQ_4 || method == KVB_QUANT_GPTQ_4 ||
-        method == KVB_QUANT_GPTQ_8)
+        method == KVB_QUANT_GPTQ_8 || method == KVB_QUANT_W4A16)
         assert_int_equal(r.q.group_size, group);
     assert_int_equal(r.q.fp8_scale, scale);
 }
@@ -74,7 +74,9 @@ static void test_resolve_repo_names(void **state)
     expect("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", "Llama-3.1-8B",
            KVB_QUANT_FP8, 0, KVB_FP8_SCALE_CHANNEL);
     expect("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16",
-           "Llama-3.1-8B", KVB_QUANT_AWQ_4, 128, 0);
+           "Llama-3.1-8B", KVB_QUANT_W4A16, 128, 0);
+    expect("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8", "Llama-3.1-8B",
+           KVB_QUANT_W8A8_INT8, 0, KVB_FP8_SCALE_CHANNEL);
     expect("Qwen/Qwen3-8B-FP8", "Qwen3-8B", KVB_QUANT_FP8, 0,
            KVB_FP8_SCALE_BLOCK128);
     /* ModelOpt FP8: one scale per tensor. */
@@ -83,10 +85,11 @@ static void test_resolve_repo_names(void **state)
     resolved r = resolve("Qwen/Qwen2.5-72B-Instruct-AWQ");
     assert_non_null(strstr(r.note, "Qwen2.5-72B"));
     assert_non_null(strstr(r.note, "awq-4"));
-    /* NVFP4 cannot be sized yet: refused, never read as BF16. */
+    /* NVFP4 (nvidia/...-FP4, ModelOpt): sized as NVFP4, never as BF16. */
+    expect("nvidia/Llama-3.1-8B-Instruct-FP4", "Llama-3.1-8B", KVB_QUANT_NVFP4,
+           0, 0);
     r = resolve("nvidia/Llama-3.1-8B-Instruct-FP4");
-    assert_int_equal(r.st, KVB_EUNSUPPORTED);
-    assert_non_null(strstr(r.e.message, "NVFP4"));
+    assert_non_null(strstr(r.note, "nvfp4"));
 }
 
 static void test_resolve_misses(void **state)

@@ -437,6 +437,21 @@ static void modelopt_algo(kvb__reader *r, const char *algo, json_t *qz)
                        "with a 16-bit scale per %u weights (w4a16); the "
                        "exact layout of ModelOpt's export is not modelled",
                        algo, r->quant.group_size);
+    } else if (!strcmp(algo, "W8A16") || !strncmp(algo, "W8A8_SQ", 7)) {
+        /* TensorRT-LLM int8 weight-only and SmoothQuant: int8 weights, a
+         * scale per output channel */
+        r->quant.method = KVB_QUANT_W8A8_INT8;
+        r->quant.fp8_scale = KVB_FP8_SCALE_CHANNEL;
+        kvb__read_warn(r,
+                       "hf_quant_config.json: %.40s is sized as int8 "
+                       "weights with a FP32 scale per output channel",
+                       algo);
+    } else if (!strcmp(algo, "W4A16")) {
+        /* TensorRT-LLM int4 weight-only: per-channel scales */
+        r->quant.method = KVB_QUANT_W4A16;
+        r->quant.group_size = 0;
+        kvb__read_warn(r, "hf_quant_config.json: W4A16 is sized as packed "
+                          "int4 with a 16-bit scale per output channel");
     } else {
         kvb__read_warn(r,
                        "hf_quant_config.json: quant_algo %.40s is not "

@@ -438,6 +438,14 @@ static void test_read_files_modelopt(void **state)
     assert_int_equal(g.q.method, KVB_QUANT_FP8);
     assert_int_equal(g.q.fp8_scale, KVB_FP8_SCALE_TENSOR);
     assert_non_null(strstr(g.info.warning, "model.layers.0.self_attn"));
+    /* TensorRT-LLM SmoothQuant: int8 weights, per-channel scales */
+    static const char sq[] =
+        "{\"quantization\": {\"quant_algo\": \"W8A8_SQ_PER_CHANNEL\"}}";
+    write_text("hf_quant_config.json", sq, sizeof sq - 1);
+    g = read_name("");
+    expect_ok(&g);
+    assert_int_equal(g.q.method, KVB_QUANT_W8A8_INT8);
+    assert_int_equal(g.q.fp8_scale, KVB_FP8_SCALE_CHANNEL);
     /* an algorithm not modelled is said, not guessed */
     static const char other[] =
         "{\"quantization\": {\"quant_algo\": \"MIXED_PRECISION\"}}";

@@ -388,9 +388,13 @@ static uint32_t quant_scratch(const kvb__engine_in *in)
     uint32_t cc = in->gpu->compute_capability;
     bool gptq = q == KVB_QUANT_GPTQ_4 || q == KVB_QUANT_GPTQ_8;
     bool awq = q == KVB_QUANT_AWQ_4;
+    /* compressed-tensors W4A16 (CompressedTensorsWNA16) runs the same
+     * Marlin GEMM (MarlinLinearKernel), with the same c_tmp */
+    bool wna16 = q == KVB_QUANT_W4A16;
     bool marlin_gpu = cc == 0 || cc >= 80;
     bool marlin = marlin_gpu && ((gptq && since(in, V(0, 4, 2))) ||
-                                 (awq && since(in, V(0, 5, 3))));
+                                 (awq && since(in, V(0, 5, 3))) ||
+                                 (wna16 && since(in, V(0, 5, 4))));
     if (marlin) {
         uint32_t f = since(in, V(0, 8, 0)) ? 0 : SCRATCH_A;
         return since(in, V(0, 5, 4)) ? f | SCRATCH_C : f;

@@ -444,6 +444,7 @@ typedef enum kvb_quant_method {
     KVB_QUANT_Q5_1 = 26,      /* GGUF Q5_1 */
     KVB_QUANT_IQ4_XS = 27,    /* GGUF IQ4_XS mix (made with an imatrix) */
     KVB_QUANT_IQ4_NL = 28,    /* GGUF IQ4_NL mix (made with an imatrix) */
+    KVB_QUANT_IQ3_M = 29,     /* GGUF IQ3_M mix (IQ3_S base) */
     KVB_QUANT_LAST_       /* never use */
 } kvb_quant_method;
 
@@ -577,6 +578,7 @@ typedef enum kvb_storage {
     KVB_STORAGE_Q3_K = 22,
     KVB_STORAGE_IQ4_XS = 23,
     KVB_STORAGE_IQ4_NL = 24,
+    KVB_STORAGE_IQ3_S = 25,
     KVB_STORAGE_LAST_         /* never use */
 } kvb_storage;
 

@@ -118,7 +118,8 @@ static int weight_bits(int32_t method)
     case KVB_QUANT_Q5_1: return 5;
     case KVB_QUANT_Q3_K_S:
     case KVB_QUANT_Q3_K_M:
-    case KVB_QUANT_Q3_K_L: return 3;
+    case KVB_QUANT_Q3_K_L:
+    case KVB_QUANT_IQ3_M: return 3;
     case KVB_QUANT_Q2_K: return 2;
     case KVB_QUANT_W4A16:
     case KVB_QUANT_NVFP4:

@@ -59,6 +59,7 @@ static const method_row methods[] = {
     {KVB_QUANT_Q5_1, "q5_1", "small loss; legacy GGUF format"},
     {KVB_QUANT_IQ4_XS, "iq4_xs", "moderate loss; made with an imatrix"},
     {KVB_QUANT_IQ4_NL, "iq4_nl", "moderate loss; made with an imatrix"},
+    {KVB_QUANT_IQ3_M, "iq3_m", "noticeable loss; made with an imatrix"},
     {KVB_QUANT_AUTO, "none", NULL},
     {KVB_QUANT_FP16, "float16", NULL},
     {KVB_QUANT_BF16, "bfloat16", NULL},
@@ -117,7 +118,7 @@ kvb_status kvb_quant_method_find(const char *name, int32_t *method,
                      "fp32, fp8, gptq-8, gptq-4, awq-4, w4a16, w8a8-int8, "
                      "nvfp4, bnb-4, bnb-8, mxfp4, q8_0, q6_k, q5_k_m, "
                      "q5_k_s, q5_1, q5_0, q4_k_m, q4_k_s, q4_0, iq4_xs, "
-                     "iq4_nl, q3_k_l, q3_k_m, q3_k_s, q2_k",
+                     "iq4_nl, q3_k_l, q3_k_m, iq3_m, q3_k_s, q2_k",
                      name);
 }
 
@@ -237,6 +238,7 @@ static const ggml_type_row ggml_types[] = {
     {KVB_STORAGE_Q5_K, 256, 176},   {KVB_STORAGE_Q6_K, 256, 210},
     {KVB_STORAGE_Q2_K, 256, 84},    {KVB_STORAGE_Q3_K, 256, 110},
     {KVB_STORAGE_IQ4_XS, 256, 136}, {KVB_STORAGE_IQ4_NL, 32, 18},
+    {KVB_STORAGE_IQ3_S, 256, 110},
 };
 
 static uint64_t ggml_block(int32_t storage)
@@ -254,6 +256,7 @@ static int32_t gguf_fallback(int32_t storage, uint64_t cols)
         switch (storage) {
         case KVB_STORAGE_Q2_K:
         case KVB_STORAGE_Q3_K: storage = KVB_STORAGE_Q4_0; break;
+        case KVB_STORAGE_IQ3_S:
         case KVB_STORAGE_IQ4_XS: storage = KVB_STORAGE_IQ4_NL; break;
         case KVB_STORAGE_Q4_K: storage = KVB_STORAGE_Q5_0; break;
         case KVB_STORAGE_Q5_K: storage = KVB_STORAGE_Q5_1; break;
@@ -283,6 +286,7 @@ static const struct {
     {KVB_QUANT_Q5_1, KVB_STORAGE_Q5_1},
     {KVB_QUANT_IQ4_XS, KVB_STORAGE_IQ4_XS},
     {KVB_QUANT_IQ4_NL, KVB_STORAGE_IQ4_NL},
+    {KVB_QUANT_IQ3_M, KVB_STORAGE_IQ3_S},
 };
 
 static int32_t gguf_base(int32_t method)
@@ -335,6 +339,8 @@ static int32_t gguf_attn_v(kvb__quant_ctx *qc, int32_t base)
     bool gqa4 = gguf_gqa(m) >= 4;
     if (method == KVB_QUANT_Q2_K)
         t = gqa4 ? KVB_STORAGE_Q4_K : KVB_STORAGE_Q3_K;
+    else if (method == KVB_QUANT_IQ3_M)
+        t = KVB_STORAGE_Q4_K;
     else if (method == KVB_QUANT_Q3_K_M)
         t = i < 2 ? KVB_STORAGE_Q5_K : KVB_STORAGE_Q4_K;
     else if (method == KVB_QUANT_Q3_K_L)
@@ -367,6 +373,10 @@ static int32_t gguf_down(const kvb__quant_ctx *qc, int32_t base, int32_t layer)
             return kvb__use_more_bits(i, n) ? KVB_STORAGE_Q4_K : base;
         return KVB_STORAGE_Q4_K;
     case KVB_QUANT_Q3_K_L: return falcon ? KVB_STORAGE_Q4_K : KVB_STORAGE_Q5_K;
+    case KVB_QUANT_IQ3_M:
+        return i < n / 8 || (m->num_experts == 8 && kvb__use_more_bits(i, n))
+                   ? KVB_STORAGE_Q4_K
+                   : base;
     /* IQ4_NL / IQ4_XS get Q5_K in the first n/8 only without an
      * importance matrix; published IQ files are made with one (bartowski's
      * Llama-3.1-70B IQ4_XS, 37.90 GB, matches only that way), so no bump */
@@ -396,10 +406,11 @@ static int32_t gguf_attn_output(const kvb__quant_ctx *qc, int32_t base)
         return q == KVB_QUANT_Q2_K || q == KVB_QUANT_Q3_K_S ||
                        q == KVB_QUANT_Q3_K_M || q == KVB_QUANT_IQ4_NL ||
                        q == KVB_QUANT_Q4_K_S || q == KVB_QUANT_Q4_K_M ||
-                       q == KVB_QUANT_IQ4_XS
+                       q == KVB_QUANT_IQ4_XS || q == KVB_QUANT_IQ3_M
                    ? KVB_STORAGE_Q5_K
                    : base;
     switch (q) {
+    case KVB_QUANT_IQ3_M: return KVB_STORAGE_Q4_K;
     case KVB_QUANT_Q2_K: return KVB_STORAGE_Q3_K;
     case KVB_QUANT_Q3_K_M: return KVB_STORAGE_Q4_K;
     case KVB_QUANT_Q3_K_L: return KVB_STORAGE_Q5_K;

@@ -944,7 +944,8 @@ static void file_type(gmap *g)
                   {14, KVB_QUANT_Q4_K_S},
                   {16, KVB_QUANT_Q5_K_S},
                   {25, KVB_QUANT_IQ4_NL},
-                  {30, KVB_QUANT_IQ4_XS}};
+                  {30, KVB_QUANT_IQ4_XS},
+                  {27, KVB_QUANT_IQ3_M}};
     gval *v = &g->m->file_type;
     if (!v->set || v->array || !v->integer)
         return;

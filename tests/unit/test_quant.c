@@ -137,7 +137,8 @@ static void test_quant_gguf_published_sizes(void **state)
  * Instruct-HF-GGUF table (the Llama-3.1-70B architecture; made with an
  * imatrix), as quoted by ozeki.chat "Understanding AI model files":
  * Q8_0 74.98, Q6_K 57.89, Q5_K_M 49.95, Q5_K_S 48.66, Q4_K_M 42.52,
- * Q4_K_S 40.35, IQ4_XS 37.90, Q3_K_L 37.14, Q3_K_M 34.27, Q3_K_S 30.91 GB;
+ * Q4_K_S 40.35, IQ4_XS 37.90, Q3_K_L 37.14, Q3_K_M 34.27, IQ3_M 31.94,
+ * Q3_K_S 30.91 GB;
  * and Q3_K_M of Llama-3.1-8B, 4.02 GB (quant_formats.md section 2.5).
  * The file adds ~10 MB of metadata (the tokenizer) to the tensors. */
 static void test_quant_gguf_mixes_published(void **state)
@@ -158,6 +159,7 @@ static void test_quant_gguf_mixes_published(void **state)
         {"Llama-3.1-70B", KVB_QUANT_IQ4_XS, 37894799360ull, 37.90},
         {"Llama-3.1-70B", KVB_QUANT_Q3_K_L, 37132730368ull, 37.14},
         {"Llama-3.1-70B", KVB_QUANT_Q3_K_M, 34259632128ull, 34.27},
+        {"Llama-3.1-70B", KVB_QUANT_IQ3_M, 31929171968ull, 31.94},
         {"Llama-3.1-70B", KVB_QUANT_Q3_K_S, 30904188928ull, 30.91},
         {"Llama-3.1-8B", KVB_QUANT_Q3_K_M, 4011081728ull, 4.02},
     };

@@ -125,6 +125,7 @@ class QuantMethod(enum.IntEnum):
     Q5_1 = 26
     IQ4_XS = 27
     IQ4_NL = 28
+    IQ3_M = 29
 
 
 class Fp8Scale(enum.IntEnum):
@@ -208,6 +209,7 @@ class Storage(enum.IntEnum):
     Q3_K = 22
     IQ4_XS = 23
     IQ4_NL = 24
+    IQ3_S = 25
 
 
 class Split(enum.IntEnum):

@@ -316,6 +316,9 @@ typedef struct kvb__quant_ctx {
 bool kvb__use_more_bits(uint32_t i, uint32_t n);
 /* Whether a method is one of llama.cpp's GGUF mixes. */
 bool kvb__quant_is_gguf(int32_t method);
+/* Whether vLLM loads `method` on compute capability `cc` (0: unknown,
+ * true). */
+bool kvb__quant_gpu_ok(int32_t method, uint32_t cc);
 /* 0..31: the layer-index tests llama.cpp's mix rules make (use_more_bits,
  * i < n/16, i < n/8, i < 4, i < 2); 0 outside the GGUF mixes. */
 unsigned kvb__gguf_layer_class(const kvb__quant_ctx *qc, uint32_t i);

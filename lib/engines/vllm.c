@@ -1403,6 +1403,16 @@ static void vllm_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
         model_args(a, m, f->quant_method);
         kvb__quant_args(a, f->quant_method, false);
     }
+    /* a bfloat16 model on a GPU below 8.0: vLLM refuses to start
+     * ("Bfloat16 is only supported on GPUs with compute capability of at
+     * least 8.0", platforms/cuda.py) unless told --dtype half */
+    uint32_t cc = f->gpu_compute_capability;
+    int32_t q = f->quant_method;
+    if (cc && cc < 80 && m->dtype == KVB_DTYPE_BF16 && q != KVB_QUANT_FP16 &&
+        q != KVB_QUANT_FP32 && q != KVB_QUANT_BF16) {
+        kvb__arg(a, "--dtype");
+        kvb__arg(a, "half");
+    }
     kvb__arg(a, "--max-model-len");
     kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);
     kvb__arg(a, "--gpu-memory-utilization");

@@ -309,6 +309,23 @@ unsigned kvb__gguf_layer_class(const kvb__quant_ctx *qc, uint32_t i)
            (i < n / 8 ? 4u : 0u) | (i < 4 ? 8u : 0u) | (i < 2 ? 16u : 0u);
 }
 
+/* The lowest compute capability vLLM loads a format on (each method's
+ * get_min_capability: fp8.py and mxfp4.py 80, modelopt NVFP4 80 through
+ * FP4 Marlin from 0.9, awq.py 75, compressed-tensors W8A8 INT8 75). */
+bool kvb__quant_gpu_ok(int32_t method, uint32_t cc)
+{
+    uint32_t need = 0;
+    switch (method) {
+    case KVB_QUANT_FP8:
+    case KVB_QUANT_NVFP4:
+    case KVB_QUANT_MXFP4: need = 80; break;
+    case KVB_QUANT_AWQ_4:
+    case KVB_QUANT_W8A8_INT8: need = 75; break;
+    default: break;
+    }
+    return cc == 0 || cc >= need;
+}
+
 bool kvb__quant_is_gguf(int32_t method)
 {
     return gguf_base(method) >= 0;

@@ -79,7 +79,6 @@ static const method_row methods[] = {
     {KVB_QUANT_W4A16, "int4-w4a16", NULL},
     {KVB_QUANT_W8A8_INT8, "w8a8", NULL},
     {KVB_QUANT_W8A8_INT8, "int8", NULL},
-    {KVB_QUANT_NVFP4, "fp4", NULL},
     {KVB_QUANT_NVFP4, "modelopt_fp4", NULL},
     {KVB_QUANT_BNB_8, "llm.int8", NULL},
     {KVB_QUANT_BNB_8, "int8-bnb", NULL},

@@ -429,6 +429,24 @@ typedef enum kvb_quant_method {
     KVB_QUANT_Q4_0 = 12,  /* GGUF Q4_0 */
     KVB_QUANT_BNB_4 = 13, /* bitsandbytes NF4, block 64 */
     KVB_QUANT_MXFP4 = 14, /* MXFP4 experts (gpt-oss); rest 16-bit */
+    /* since 0.2 */
+    KVB_QUANT_W4A16 = 15,     /* compressed-tensors pack-quantized int4,
+                                 symmetric: int32-packed weights + 16-bit
+                                 scale per group_size (0: per channel) */
+    KVB_QUANT_W8A8_INT8 = 16, /* int8 weights + FP32 scales (fp8_scale) */
+    KVB_QUANT_NVFP4 = 17,     /* FP4 e2m1 + FP8 scale per 16 + FP32 global */
+    KVB_QUANT_BNB_8 = 18,     /* bitsandbytes LLM.int8: int8 + FP32 per row */
+    KVB_QUANT_Q2_K = 19,      /* GGUF Q2_K mix */
+    KVB_QUANT_Q3_K_S = 20,    /* GGUF Q3_K_S mix */
+    KVB_QUANT_Q3_K_M = 21,    /* GGUF Q3_K_M mix */
+    KVB_QUANT_Q3_K_L = 22,    /* GGUF Q3_K_L mix */
+    KVB_QUANT_Q4_K_S = 23,    /* GGUF Q4_K_S mix */
+    KVB_QUANT_Q5_K_S = 24,    /* GGUF Q5_K_S mix */
+    KVB_QUANT_Q5_0 = 25,      /* GGUF Q5_0 */
+    KVB_QUANT_Q5_1 = 26,      /* GGUF Q5_1 */
+    KVB_QUANT_IQ4_XS = 27,    /* GGUF IQ4_XS mix (made with an imatrix) */
+    KVB_QUANT_IQ4_NL = 28,    /* GGUF IQ4_NL mix (made with an imatrix) */
+    KVB_QUANT_IQ3_M = 29,     /* GGUF IQ3_M mix (IQ3_S base) */
     KVB_QUANT_LAST_       /* never use */
 } kvb_quant_method;
 
@@ -552,6 +570,17 @@ typedef enum kvb_storage {
     KVB_STORAGE_Q4_K = 14,
     KVB_STORAGE_Q5_K = 15,
     KVB_STORAGE_Q6_K = 16,
+    /* since 0.2 */
+    KVB_STORAGE_INT4_PACKED = 17, /* int32-packed int4 + 16-bit group scales
+                                     + int64[2] weight_shape */
+    KVB_STORAGE_INT8 = 18,    /* int8 plus FP32 scales (as FP8) */
+    KVB_STORAGE_NVFP4 = 19,   /* e2m1 + e4m3 per 16 + two FP32 scalars */
+    KVB_STORAGE_BNB_8 = 20,   /* int8 + FP32 SCB per row */
+    KVB_STORAGE_Q2_K = 21,
+    KVB_STORAGE_Q3_K = 22,
+    KVB_STORAGE_IQ4_XS = 23,
+    KVB_STORAGE_IQ4_NL = 24,
+    KVB_STORAGE_IQ3_S = 25,
     KVB_STORAGE_LAST_         /* never use */
 } kvb_storage;
 

@@ -317,6 +317,14 @@ typedef struct kvb__quant_ctx {
 /* llama.cpp's use_more_bits(i_layer, n_layers): the layers a k-quant mix
  * gives more bits (llama-quant.cpp). */
 bool kvb__use_more_bits(uint32_t i, uint32_t n);
+/* Whether a method is one of llama.cpp's GGUF mixes. */
+bool kvb__quant_is_gguf(int32_t method);
+/* Whether vLLM loads `method` on compute capability `cc` (0: unknown,
+ * true). */
+bool kvb__quant_gpu_ok(int32_t method, uint32_t cc);
+/* 0..31: the layer-index tests llama.cpp's mix rules make (use_more_bits,
+ * i < n/16, i < n/8, i < 4, i < 2); 0 outside the GGUF mixes. */
+unsigned kvb__gguf_layer_class(const kvb__quant_ctx *qc, uint32_t i);
 void kvb__quant_ctx_init(kvb__quant_ctx *qc, const kvb_model *m,
                          const kvb_quant *q);
 int32_t kvb__storage_for(kvb__quant_ctx *qc, const kvb__tdesc *t);
@@ -624,9 +632,6 @@ struct kvb__engine {
 /* e->remedy(kind, quant), or NULL when e or its hook is NULL. */
 const char *kvb__engine_remedy(const kvb__engine *e, int32_t kind,
                                int32_t quant);
-/* Whether a weight format is GGUF (Q8_0 .. Q4_0). */
-bool kvb__quant_is_gguf(int32_t method);
-
 /* A PyTorch serving process's terms (engines/torch_process.c): the
  * CUDA context, non-torch memory, activation peak, start-up reserve and
  * the weights as loaded, for TGI, TensorRT-LLM and SGLang; modelled as
@@ -1036,6 +1041,15 @@ kvb_status kvb__config_read(kvb__reader *r, const char *json, size_t len);
 /* quantization_config (or compression_config) of a parsed config. */
 kvb_status kvb__quant_config_read(kvb__reader *r, struct json_t *root,
                                   struct json_t *nested, const char *key);
+
+/* Warn about ignore / modules_to_not_convert / exclude_modules entries the
+ * inventory sizes as quantized (list may be NULL or not an array). */
+void kvb__quant_ignore_check(kvb__reader *r, struct json_t *list,
+                             const char *key);
+/* NVIDIA ModelOpt hf_quant_config.json (text, len): quant_algo,
+ * group_size, kv_cache_quant_algo, exclude_modules.  Unless config.json
+ * already named the method.  Local folders and the Hub share it. */
+void kvb__modelopt_read(kvb__reader *r, const char *text, size_t len);
 
 /* One safetensors file: buf holds the 8-byte length and the header.  The
  * fast path first, jansson for anything it does not take. */

@@ -179,7 +179,7 @@ static json_t *quants(bool json)
                     kvb_preset_model_find(ref_name, &ref, NULL) == KVB_OK;
     json_t *a = json ? json_array() : NULL;
     if (!json)
-        printf("%-8s %13s  %s\n", "quant", "bits/param*", "quality note");
+        printf("%-10s %13s  %s\n", "quant", "bits/param*", "quality note");
     for (int m = 0; m < KVB_QUANT_LAST_; m++) {
         double bits = have_ref ? bits_per_param(m, &ref) : 0;
         if (json) {
@@ -191,7 +191,7 @@ static json_t *quants(bool json)
             json_array_append_new(a, o);
             continue;
         }
-        printf("%-8s %13.2f  %s\n", kvb_quant_method_name(m), bits,
+        printf("%-10s %13.2f  %s\n", kvb_quant_method_name(m), bits,
                kvb_quant_method_note(m));
     }
     if (!json)

@@ -515,6 +515,9 @@ static size_t quant_candidates(actx *c, kvb_fix *cand, size_t cap)
         kvb_fix f;
         kvb__fix_base(c, KVB_FIX_QUANTIZE, &f);
         f.quant_method = list[i];
+        /* never a format the GPU cannot run (FP8 on a T4) */
+        if (!kvb__quant_gpu_ok(list[i], c->g.compute_capability))
+            continue;
         if (list[i] == c->q.method || kvb__fix_evaluate(c, &f) != KVB_OK ||
             f.weights_bytes >= c->base.weights_bytes)
             continue;

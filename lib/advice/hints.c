@@ -141,6 +141,57 @@ static int32_t weights_dtype(const kvb_model *m, const kvb_quant *q)
     return m->dtype;
 }
 
+/* Which MXFP4 MoE kernel vLLM picks (Mxfp4MoEMethod; engines/vllm.c
+ * mxfp4_backend models the padding each one needs). */
+static void mxfp4_kernel(const char *gpu, uint32_t cc, hbuf *h)
+{
+    const char *kernel =
+        cc >= 100 && cc < 110
+            ? "FlashInfer's MXFP4 MoE kernel (experts padded to 256)"
+        : cc >= 90 && cc < 100
+            ? "the Triton MoE kernels (0.11.1 and later; Marlin before)"
+            : "Marlin, weight-only (FP4 weights, 16-bit compute; experts "
+              "padded to 128 x 256)";
+    say(h,
+        "the %s (compute capability %u.%u) runs the MXFP4 experts with %s; "
+        "the padding is in the weights.\n",
+        gpu, cc / 10, cc % 10, kernel);
+}
+
+/* NVFP4, W4A16 and W8A8 INT8 by architecture, as vLLM selects kernels:
+ * NVFP4 compute needs 10.0 (CUTLASS / FlashInfer FP4); from 0.9.0 (PR
+ * #17687, FP4 Marlin) older GPUs from 8.0 run the weights weight-only;
+ * W4A16 runs on Marlin (8.0, cp.async); W8A8 INT8 on CUTLASS int8
+ * scaled_mm (7.5). */
+static void fp4_int_support(int32_t method, const char *gpu, uint32_t cc,
+                            hbuf *h)
+{
+    if (method == KVB_QUANT_NVFP4 && cc < 80)
+        say(h,
+            "the %s (compute capability %u.%u) cannot run NVFP4 weights in "
+            "vLLM (FP4 compute needs 10.0, the Marlin FP4 fallback 8.0): "
+            "use AWQ or GPTQ instead.\n",
+            gpu, cc / 10, cc % 10);
+    else if (method == KVB_QUANT_NVFP4 && cc < 100)
+        say(h,
+            "the %s (compute capability %u.%u) has no FP4 compute: vLLM "
+            "0.9 and later run NVFP4 weights weight-only through Marlin "
+            "(4-bit weights, 16-bit activations), so memory is saved but "
+            "not time; older releases refuse.\n",
+            gpu, cc / 10, cc % 10);
+    if (method == KVB_QUANT_W4A16 && cc < 80)
+        say(h,
+            "the %s (compute capability %u.%u) is below the 8.0 vLLM's "
+            "Marlin W4A16 kernel needs: only a release whose fallback "
+            "kernel takes this layout runs it (check before deploying).\n",
+            gpu, cc / 10, cc % 10);
+    if (method == KVB_QUANT_W8A8_INT8 && cc < 75)
+        say(h,
+            "the %s (compute capability %u.%u) cannot run W8A8 INT8 in vLLM "
+            "(int8 GEMM needs 7.5): use AWQ or GPTQ instead.\n",
+            gpu, cc / 10, cc % 10);
+}
+
 static void format_support(const kvb_model *m, const kvb_quant *q,
                            const kvb_gpu *g, hbuf *h)
 {
@@ -152,7 +203,9 @@ static void format_support(const kvb_model *m, const kvb_quant *q,
     int32_t method = q->method;
     bool bf16 = (method == KVB_QUANT_AUTO || method == KVB_QUANT_BF16 ||
                  method == KVB_QUANT_AWQ_4 || method == KVB_QUANT_GPTQ_4 ||
-                 method == KVB_QUANT_GPTQ_8 || method == KVB_QUANT_FP8) &&
+                 method == KVB_QUANT_GPTQ_8 || method == KVB_QUANT_FP8 ||
+                 method == KVB_QUANT_W4A16 || method == KVB_QUANT_W8A8_INT8 ||
+                 method == KVB_QUANT_NVFP4 || method == KVB_QUANT_BNB_8) &&
                 (method == KVB_QUANT_BF16 || d == KVB_DTYPE_BF16);
     if (bf16 && cc < 80)
         say(h,
@@ -184,6 +237,9 @@ static void format_support(const kvb_model *m, const kvb_quant *q,
             "the %s (compute capability %u.%u) cannot run MXFP4 weights "
             "(8.0 or newer).\n",
             gpu, cc / 10, cc % 10);
+    else if (method == KVB_QUANT_MXFP4 && m->num_experts)
+        mxfp4_kernel(gpu, cc, h);
+    fp4_int_support(method, gpu, cc, h);
     if (q->kv_cache_dtype == KVB_DTYPE_FP8 && cc < 80)
         say(h,
             "the %s (compute capability %u.%u) has no FP8 KV cache kernels "

@@ -108,9 +108,24 @@ static int weight_bits(int32_t method)
     case KVB_QUANT_FP32: return 32;
     case KVB_QUANT_FP8:
     case KVB_QUANT_GPTQ_8:
+    case KVB_QUANT_W8A8_INT8:
+    case KVB_QUANT_BNB_8:
     case KVB_QUANT_Q8_0: return 8;
     case KVB_QUANT_Q6_K: return 6;
-    case KVB_QUANT_Q5_K_M: return 5;
+    case KVB_QUANT_Q5_K_M:
+    case KVB_QUANT_Q5_K_S:
+    case KVB_QUANT_Q5_0:
+    case KVB_QUANT_Q5_1: return 5;
+    case KVB_QUANT_Q3_K_S:
+    case KVB_QUANT_Q3_K_M:
+    case KVB_QUANT_Q3_K_L:
+    case KVB_QUANT_IQ3_M: return 3;
+    case KVB_QUANT_Q2_K: return 2;
+    case KVB_QUANT_W4A16:
+    case KVB_QUANT_NVFP4:
+    case KVB_QUANT_Q4_K_S:
+    case KVB_QUANT_IQ4_XS:
+    case KVB_QUANT_IQ4_NL:
     case KVB_QUANT_GPTQ_4:
     case KVB_QUANT_AWQ_4:
     case KVB_QUANT_Q4_K_M:
@@ -387,7 +402,7 @@ void kvb__advise_combined(kvb__actx *c)
     uint32_t cc = c->g.compute_capability;
     int bits = weight_bits(c->q.method);
     qs[nq++] = c->q.method;
-    bool gguf = c->q.method >= KVB_QUANT_Q8_0 && c->q.method <= KVB_QUANT_Q4_0;
+    bool gguf = kvb__quant_is_gguf(c->q.method);
     if (!gguf && bits > 8 && (!cc || cc >= 80) &&
         kvb__engine_remedy(e, KVB_FIX_QUANTIZE, KVB_QUANT_FP8))
         qs[nq++] = KVB_QUANT_FP8;

@@ -593,7 +593,7 @@ static void llama_model_arg(const kvb_model *m, int32_t method, char *buf,
     const char *base = strrchr(name, '/');
     const char *q = kvb_quant_method_name(method);
     char upper[16] = "";
-    if (method >= KVB_QUANT_Q8_0 && method <= KVB_QUANT_Q4_0 && q) {
+    if (kvb__quant_is_gguf(method) && q) {
         snprintf(upper, sizeof upper, "-%s", q);
         for (char *c = upper; *c; c++)
             *c = (char)toupper((unsigned char)*c);

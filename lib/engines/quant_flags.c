@@ -21,8 +21,12 @@ void kvb__quant_args(kvb__args *a, int32_t method, bool gguf)
         {KVB_QUANT_AWQ_4, "--quantization", "awq"},
         {KVB_QUANT_BNB_4, "--quantization", "bitsandbytes"},
         {KVB_QUANT_MXFP4, "--quantization", "mxfp4"},
+        /* since 0.2; W4A16, W8A8 and NVFP4 checkpoints declare their
+         * format and vLLM reads it (no flag: compressed-tensors and
+         * modelopt_fp4 are both possible for NVFP4) */
+        {KVB_QUANT_BNB_8, "--quantization", "bitsandbytes"},
     };
-    if (method >= KVB_QUANT_Q8_0 && method <= KVB_QUANT_Q4_0) {
+    if (kvb__quant_is_gguf(method)) {
         if (gguf) {
             kvb__arg(a, "--quantization");
             kvb__arg(a, "gguf");

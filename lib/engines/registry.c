@@ -172,11 +172,6 @@ const char *kvb__engine_remedy(const kvb__engine *e, int32_t kind,
     return e && e->remedy ? e->remedy(kind, quant) : NULL;
 }
 
-bool kvb__quant_is_gguf(int32_t method)
-{
-    return method >= KVB_QUANT_Q8_0 && method <= KVB_QUANT_Q4_0;
-}
-
 void kvb__engine_version_text(const kvb__engine *e, uint32_t version, char *buf,
                               size_t cap)
 {

@@ -388,9 +388,13 @@ static uint32_t quant_scratch(const kvb__engine_in *in)
     uint32_t cc = in->gpu->compute_capability;
     bool gptq = q == KVB_QUANT_GPTQ_4 || q == KVB_QUANT_GPTQ_8;
     bool awq = q == KVB_QUANT_AWQ_4;
+    /* compressed-tensors W4A16 (CompressedTensorsWNA16) runs the same
+     * Marlin GEMM (MarlinLinearKernel), with the same c_tmp */
+    bool wna16 = q == KVB_QUANT_W4A16;
     bool marlin_gpu = cc == 0 || cc >= 80;
     bool marlin = marlin_gpu && ((gptq && since(in, V(0, 4, 2))) ||
-                                 (awq && since(in, V(0, 5, 3))));
+                                 (awq && since(in, V(0, 5, 3))) ||
+                                 (wna16 && since(in, V(0, 5, 4))));
     if (marlin) {
         uint32_t f = since(in, V(0, 8, 0)) ? 0 : SCRATCH_A;
         return since(in, V(0, 5, 4)) ? f | SCRATCH_C : f;
@@ -1354,7 +1358,7 @@ static void model_args(kvb__args *a, const kvb_model *m, int32_t method)
     bool have_repo = kvb__model_repo(m->name, repo, sizeof repo);
     const char *name = have_repo ? repo : m->name[0] ? m->name : "MODEL";
     kvb__arg(a, "--model");
-    if (!(method >= KVB_QUANT_Q8_0 && method <= KVB_QUANT_Q4_0)) {
+    if (!(kvb__quant_is_gguf(method))) {
         kvb__arg(a, "%s", name);
         return;
     }
@@ -1403,6 +1407,16 @@ static void vllm_render_args(const kvb_fix *f, const kvb_model *m, kvb__args *a)
     } else {
         model_args(a, m, f->quant_method);
         kvb__quant_args(a, f->quant_method, false);
+    }
+    /* a bfloat16 model on a GPU below 8.0: vLLM refuses to start
+     * ("Bfloat16 is only supported on GPUs with compute capability of at
+     * least 8.0", platforms/cuda.py) unless told --dtype half */
+    uint32_t cc = f->gpu_compute_capability;
+    int32_t q = f->quant_method;
+    if (cc && cc < 80 && m->dtype == KVB_DTYPE_BF16 && q != KVB_QUANT_FP16 &&
+        q != KVB_QUANT_FP32 && q != KVB_QUANT_BF16) {
+        kvb__arg(a, "--dtype");
+        kvb__arg(a, "half");
     }
     kvb__arg(a, "--max-model-len");
     kvb__arg(a, "%llu", (unsigned long long)f->max_model_len);
@@ -1453,7 +1467,7 @@ const char *kvb__vllm_v0_fallback(const kvb__engine_in *in)
     if (act != KVB_DTYPE_FP16 && act != KVB_DTYPE_BF16)
         return "a dtype other than float16/bfloat16";
     int32_t m = in->quant->method;
-    if (m >= KVB_QUANT_Q8_0 && m <= KVB_QUANT_Q4_0)
+    if (kvb__quant_is_gguf(m))
         return "a GGUF checkpoint";
     if (in->quant->kv_cache_dtype == KVB_DTYPE_FP8 && !(cc >= 90 && cc < 100))
         return "an fp8 KV cache without FlashAttention 3";

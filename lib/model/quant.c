@@ -44,6 +44,22 @@ static const method_row methods[] = {
     {KVB_QUANT_Q4_0, "q4_0", "noticeable loss; legacy GGUF format"},
     {KVB_QUANT_BNB_4, "bnb-4", "slight degradation; slow kernels in vLLM"},
     {KVB_QUANT_MXFP4, "mxfp4", "the format gpt-oss was trained for"},
+    {KVB_QUANT_W4A16, "w4a16", "slight degradation; Marlin kernels (8.0+)"},
+    {KVB_QUANT_W8A8_INT8, "w8a8-int8", "near-lossless; int8 compute (7.5+)"},
+    {KVB_QUANT_NVFP4, "nvfp4",
+     "small loss; native on Blackwell (10.0+), Marlin weight-only before"},
+    {KVB_QUANT_BNB_8, "bnb-8", "near-lossless; slow kernels"},
+    {KVB_QUANT_Q2_K, "q2_k", "large loss; smallest k-quant"},
+    {KVB_QUANT_Q3_K_S, "q3_k_s", "large loss"},
+    {KVB_QUANT_Q3_K_M, "q3_k_m", "noticeable loss"},
+    {KVB_QUANT_Q3_K_L, "q3_k_l", "noticeable loss"},
+    {KVB_QUANT_Q4_K_S, "q4_k_s", "moderate loss"},
+    {KVB_QUANT_Q5_K_S, "q5_k_s", "small loss"},
+    {KVB_QUANT_Q5_0, "q5_0", "small loss; legacy GGUF format"},
+    {KVB_QUANT_Q5_1, "q5_1", "small loss; legacy GGUF format"},
+    {KVB_QUANT_IQ4_XS, "iq4_xs", "moderate loss; made with an imatrix"},
+    {KVB_QUANT_IQ4_NL, "iq4_nl", "moderate loss; made with an imatrix"},
+    {KVB_QUANT_IQ3_M, "iq3_m", "noticeable loss; made with an imatrix"},
     {KVB_QUANT_AUTO, "none", NULL},
     {KVB_QUANT_FP16, "float16", NULL},
     {KVB_QUANT_BF16, "bfloat16", NULL},
@@ -60,6 +76,12 @@ static const method_row methods[] = {
     {KVB_QUANT_BNB_4, "bitsandbytes", NULL},
     {KVB_QUANT_BNB_4, "bnb", NULL},
     {KVB_QUANT_BNB_4, "nf4", NULL},
+    {KVB_QUANT_W4A16, "int4-w4a16", NULL},
+    {KVB_QUANT_W8A8_INT8, "w8a8", NULL},
+    {KVB_QUANT_W8A8_INT8, "int8", NULL},
+    {KVB_QUANT_NVFP4, "modelopt_fp4", NULL},
+    {KVB_QUANT_BNB_8, "llm.int8", NULL},
+    {KVB_QUANT_BNB_8, "int8-bnb", NULL},
 };
 
 const char *kvb_quant_method_name(int method)
@@ -92,8 +114,10 @@ kvb_status kvb_quant_method_find(const char *name, int32_t *method,
     }
     return kvb__fail(err, KVB_ENOTFOUND, "quant.method",
                      "quant.method (%s) is not known; allowed: fp16, bf16, "
-                     "fp32, fp8, gptq-8, gptq-4, awq-4, q8_0, q6_k, q5_k_m, "
-                     "q4_k_m, q4_0, bnb-4, mxfp4",
+                     "fp32, fp8, gptq-8, gptq-4, awq-4, w4a16, w8a8-int8, "
+                     "nvfp4, bnb-4, bnb-8, mxfp4, q8_0, q6_k, q5_k_m, "
+                     "q5_k_s, q5_1, q5_0, q4_k_m, q4_k_s, q4_0, iq4_xs, "
+                     "iq4_nl, q3_k_l, q3_k_m, iq3_m, q3_k_s, q2_k",
                      name);
 }
 
@@ -200,9 +224,28 @@ bool kvb__use_more_bits(uint32_t i, uint32_t n)
     return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
 }
 
+/* GGML block sizes and bytes (ggml-common.h static_asserts; QK_K 256). */
+typedef struct ggml_type_row {
+    int32_t s;
+    uint64_t block, size;
+} ggml_type_row;
+
+static const ggml_type_row ggml_types[] = {
+    {KVB_STORAGE_Q4_0, 32, 18},     {KVB_STORAGE_Q4_1, 32, 20},
+    {KVB_STORAGE_Q5_0, 32, 22},     {KVB_STORAGE_Q5_1, 32, 24},
+    {KVB_STORAGE_Q8_0, 32, 34},     {KVB_STORAGE_Q4_K, 256, 144},
+    {KVB_STORAGE_Q5_K, 256, 176},   {KVB_STORAGE_Q6_K, 256, 210},
+    {KVB_STORAGE_Q2_K, 256, 84},    {KVB_STORAGE_Q3_K, 256, 110},
+    {KVB_STORAGE_IQ4_XS, 256, 136}, {KVB_STORAGE_IQ4_NL, 32, 18},
+    {KVB_STORAGE_IQ3_S, 256, 110},
+};
+
 static uint64_t ggml_block(int32_t storage)
 {
-    return storage >= KVB_STORAGE_Q4_K ? 256 : 32;
+    for (size_t i = 0; i < KVB__ARRAY_LEN(ggml_types); i++)
+        if (ggml_types[i].s == storage)
+            return ggml_types[i].block;
+    return 1;
 }
 
 /* tensor_type_fallback: k-quants need rows of whole 256-element blocks. */
@@ -210,6 +253,10 @@ static int32_t gguf_fallback(int32_t storage, uint64_t cols)
 {
     if (cols % ggml_block(storage) != 0) {
         switch (storage) {
+        case KVB_STORAGE_Q2_K:
+        case KVB_STORAGE_Q3_K: storage = KVB_STORAGE_Q4_0; break;
+        case KVB_STORAGE_IQ3_S:
+        case KVB_STORAGE_IQ4_XS: storage = KVB_STORAGE_IQ4_NL; break;
         case KVB_STORAGE_Q4_K: storage = KVB_STORAGE_Q5_0; break;
         case KVB_STORAGE_Q5_K: storage = KVB_STORAGE_Q5_1; break;
         case KVB_STORAGE_Q6_K: storage = KVB_STORAGE_Q8_0; break;
@@ -219,15 +266,75 @@ static int32_t gguf_fallback(int32_t storage, uint64_t cols)
     return cols % 32 != 0 ? KVB_STORAGE_F16 : storage;
 }
 
+/* llama_ftype_get_default_type, for the mixes offered. */
+static const struct {
+    int32_t method, base;
+} gguf_mixes[] = {
+    {KVB_QUANT_Q8_0, KVB_STORAGE_Q8_0},
+    {KVB_QUANT_Q6_K, KVB_STORAGE_Q6_K},
+    {KVB_QUANT_Q5_K_M, KVB_STORAGE_Q5_K},
+    {KVB_QUANT_Q4_K_M, KVB_STORAGE_Q4_K},
+    {KVB_QUANT_Q4_0, KVB_STORAGE_Q4_0},
+    {KVB_QUANT_Q2_K, KVB_STORAGE_Q2_K},
+    {KVB_QUANT_Q3_K_S, KVB_STORAGE_Q3_K},
+    {KVB_QUANT_Q3_K_M, KVB_STORAGE_Q3_K},
+    {KVB_QUANT_Q3_K_L, KVB_STORAGE_Q3_K},
+    {KVB_QUANT_Q4_K_S, KVB_STORAGE_Q4_K},
+    {KVB_QUANT_Q5_K_S, KVB_STORAGE_Q5_K},
+    {KVB_QUANT_Q5_0, KVB_STORAGE_Q5_0},
+    {KVB_QUANT_Q5_1, KVB_STORAGE_Q5_1},
+    {KVB_QUANT_IQ4_XS, KVB_STORAGE_IQ4_XS},
+    {KVB_QUANT_IQ4_NL, KVB_STORAGE_IQ4_NL},
+    {KVB_QUANT_IQ3_M, KVB_STORAGE_IQ3_S},
+};
+
 static int32_t gguf_base(int32_t method)
 {
+    for (size_t i = 0; i < KVB__ARRAY_LEN(gguf_mixes); i++)
+        if (gguf_mixes[i].method == method)
+            return gguf_mixes[i].base;
+    return -1;
+}
+
+/* The index-dependent rules of the mixes look at a layer only through
+ * these tests (attn_v's i_attention_wv equals the layer index: one
+ * attn_v-like tensor per layer), so layers of one class weigh alike. */
+unsigned kvb__gguf_layer_class(const kvb__quant_ctx *qc, uint32_t i)
+{
+    uint32_t n = qc->model->num_hidden_layers;
+    if (!kvb__quant_is_gguf(qc->quant->method))
+        return 0;
+    return (kvb__use_more_bits(i, n) ? 1u : 0u) | (i < n / 16 ? 2u : 0u) |
+           (i < n / 8 ? 4u : 0u) | (i < 4 ? 8u : 0u) | (i < 2 ? 16u : 0u);
+}
+
+/* The lowest compute capability vLLM loads a format on (each method's
+ * get_min_capability: fp8.py and mxfp4.py 80, modelopt NVFP4 80 through
+ * FP4 Marlin from 0.9, awq.py 75, compressed-tensors W8A8 INT8 75). */
+bool kvb__quant_gpu_ok(int32_t method, uint32_t cc)
+{
+    uint32_t need = 0;
     switch (method) {
-    case KVB_QUANT_Q8_0: return KVB_STORAGE_Q8_0;
-    case KVB_QUANT_Q6_K: return KVB_STORAGE_Q6_K;
-    case KVB_QUANT_Q5_K_M: return KVB_STORAGE_Q5_K;
-    case KVB_QUANT_Q4_K_M: return KVB_STORAGE_Q4_K;
-    default: return KVB_STORAGE_Q4_0;
+    case KVB_QUANT_FP8:
+    case KVB_QUANT_NVFP4:
+    case KVB_QUANT_MXFP4: need = 80; break;
+    case KVB_QUANT_AWQ_4:
+    case KVB_QUANT_W8A8_INT8: need = 75; break;
+    default: break;
     }
+    return cc == 0 || cc >= need;
+}
+
+bool kvb__quant_is_gguf(int32_t method)
+{
+    return gguf_base(method) >= 0;
+}
+
+static uint32_t gguf_gqa(const kvb_model *m)
+{
+    return m->num_key_value_heads
+               ? m->num_attention_heads / m->num_key_value_heads
+               : 1;
 }
 
 /* llama.cpp treats a 80-layer Llama/Qwen2 as "70B" and gives it more bits. */
@@ -238,16 +345,30 @@ static bool gguf_is_70b(const kvb_model *m)
             m->arch == KVB_ARCH_GENERIC);
 }
 
+/* llama_tensor_get_type_impl, attn_v branch (one if-else chain). */
 static int32_t gguf_attn_v(kvb__quant_ctx *qc, int32_t base)
 {
     const kvb_model *m = qc->model;
     int32_t method = qc->quant->method;
     int32_t t = base;
     uint32_t i = qc->attn_v_seen++;
-    if ((method == KVB_QUANT_Q4_K_M || method == KVB_QUANT_Q5_K_M) &&
-        kvb__use_more_bits(i, qc->attn_v_total))
+    bool gqa4 = gguf_gqa(m) >= 4;
+    if (method == KVB_QUANT_Q2_K)
+        t = gqa4 ? KVB_STORAGE_Q4_K : KVB_STORAGE_Q3_K;
+    else if (method == KVB_QUANT_IQ3_M)
+        t = KVB_STORAGE_Q4_K;
+    else if (method == KVB_QUANT_Q3_K_M)
+        t = i < 2 ? KVB_STORAGE_Q5_K : KVB_STORAGE_Q4_K;
+    else if (method == KVB_QUANT_Q3_K_L)
+        t = KVB_STORAGE_Q5_K;
+    else if ((method == KVB_QUANT_IQ4_NL || method == KVB_QUANT_IQ4_XS) && gqa4)
+        t = KVB_STORAGE_Q5_K;
+    else if ((method == KVB_QUANT_Q4_K_M || method == KVB_QUANT_Q5_K_M) &&
+             kvb__use_more_bits(i, qc->attn_v_total))
         t = KVB_STORAGE_Q6_K;
-    if (gguf_is_70b(m) && t == KVB_STORAGE_Q4_K)
+    else if (method == KVB_QUANT_Q4_K_S && i < 4)
+        t = KVB_STORAGE_Q5_K;
+    if (gguf_is_70b(m) && (t == KVB_STORAGE_Q3_K || t == KVB_STORAGE_Q4_K))
         t = KVB_STORAGE_Q5_K;
     if (m->num_experts == 8)
         t = KVB_STORAGE_Q8_0;
@@ -258,7 +379,25 @@ static int32_t gguf_down(const kvb__quant_ctx *qc, int32_t base, int32_t layer)
 {
     const kvb_model *m = qc->model;
     uint32_t i = (uint32_t)layer, n = m->num_hidden_layers;
+    bool falcon = m->arch == KVB_ARCH_FALCON;
     switch (qc->quant->method) {
+    case KVB_QUANT_Q2_K: return KVB_STORAGE_Q3_K;
+    case KVB_QUANT_Q3_K_M:
+        if (i < n / 16)
+            return KVB_STORAGE_Q5_K;
+        if (falcon)
+            return kvb__use_more_bits(i, n) ? KVB_STORAGE_Q4_K : base;
+        return KVB_STORAGE_Q4_K;
+    case KVB_QUANT_Q3_K_L: return falcon ? KVB_STORAGE_Q4_K : KVB_STORAGE_Q5_K;
+    case KVB_QUANT_IQ3_M:
+        return i < n / 8 || (m->num_experts == 8 && kvb__use_more_bits(i, n))
+                   ? KVB_STORAGE_Q4_K
+                   : base;
+    /* IQ4_NL / IQ4_XS get Q5_K in the first n/8 only without an
+     * importance matrix; published IQ files are made with one (bartowski's
+     * Llama-3.1-70B IQ4_XS, 37.90 GB, matches only that way), so no bump */
+    case KVB_QUANT_Q4_K_S:
+        return i < n / 8 && !falcon ? KVB_STORAGE_Q5_K : base;
     case KVB_QUANT_Q4_K_M:
         if (m->arch == KVB_ARCH_FALCON)
             return i < n / 16                 ? KVB_STORAGE_Q6_K
@@ -267,6 +406,30 @@ static int32_t gguf_down(const kvb__quant_ctx *qc, int32_t base, int32_t layer)
         return kvb__use_more_bits(i, n) ? KVB_STORAGE_Q6_K : base;
     case KVB_QUANT_Q5_K_M:
         return kvb__use_more_bits(i, n) ? KVB_STORAGE_Q6_K : base;
+    default: return base;
+    }
+}
+
+/* attn_output: more bits for 8-expert models (Mixtral) and the small
+ * k-quant mixes (llama-quant.cpp, attn_output branch). */
+static int32_t gguf_attn_output(const kvb__quant_ctx *qc, int32_t base)
+{
+    const kvb_model *m = qc->model;
+    int32_t q = qc->quant->method;
+    if (m->arch == KVB_ARCH_FALCON)
+        return q == KVB_QUANT_Q3_K_L ? KVB_STORAGE_Q4_K : base;
+    if (m->num_experts == 8)
+        return q == KVB_QUANT_Q2_K || q == KVB_QUANT_Q3_K_S ||
+                       q == KVB_QUANT_Q3_K_M || q == KVB_QUANT_IQ4_NL ||
+                       q == KVB_QUANT_Q4_K_S || q == KVB_QUANT_Q4_K_M ||
+                       q == KVB_QUANT_IQ4_XS || q == KVB_QUANT_IQ3_M
+                   ? KVB_STORAGE_Q5_K
+                   : base;
+    switch (q) {
+    case KVB_QUANT_IQ3_M: return KVB_STORAGE_Q4_K;
+    case KVB_QUANT_Q2_K: return KVB_STORAGE_Q3_K;
+    case KVB_QUANT_Q3_K_M: return KVB_STORAGE_Q4_K;
+    case KVB_QUANT_Q3_K_L: return KVB_STORAGE_Q5_K;
     default: return base;
     }
 }
@@ -293,9 +456,8 @@ static int32_t gguf_storage(kvb__quant_ctx *qc, const kvb__tdesc *t)
         s = KVB_STORAGE_Q8_0;
     } else if (is_down(t->role)) {
         s = gguf_down(qc, base, t->layer);
-    } else if (t->role == KVB_ROLE_ATTN_O && m->num_experts == 8 &&
-               qc->quant->method == KVB_QUANT_Q4_K_M) {
-        s = KVB_STORAGE_Q5_K;
+    } else if (t->role == KVB_ROLE_ATTN_O) {
+        s = gguf_attn_output(qc, base);
     }
     return gguf_fallback(s, t->cols);
 }
@@ -325,6 +487,15 @@ int32_t kvb__storage_for(kvb__quant_ctx *qc, const kvb__tdesc *t)
     case KVB_QUANT_MXFP4:
         return t->experts > 1 && is_linear(t->role) ? KVB_STORAGE_MXFP4
                                                     : float_storage(dtype);
+    case KVB_QUANT_W4A16:
+        return is_linear(t->role) ? KVB_STORAGE_INT4_PACKED
+                                  : float_storage(dtype);
+    case KVB_QUANT_W8A8_INT8:
+        return is_linear(t->role) ? KVB_STORAGE_INT8 : float_storage(dtype);
+    case KVB_QUANT_NVFP4:
+        return is_linear(t->role) ? KVB_STORAGE_NVFP4 : float_storage(dtype);
+    case KVB_QUANT_BNB_8:
+        return is_linear(t->role) ? KVB_STORAGE_BNB_8 : float_storage(dtype);
     default: break;
     }
     /* GGUF: 1-D tensors, routers and positions stay F32 (convert script). */
@@ -339,16 +510,8 @@ int32_t kvb__storage_for(kvb__quant_ctx *qc, const kvb__tdesc *t)
 static kvb_status ggml_bytes(int32_t storage, uint64_t n, uint64_t cols,
                              uint64_t *bytes)
 {
-    static const struct {
-        int32_t s;
-        uint64_t block, size;
-    } t[] = {
-        {KVB_STORAGE_Q4_0, 32, 18},   {KVB_STORAGE_Q4_1, 32, 20},
-        {KVB_STORAGE_Q5_0, 32, 22},   {KVB_STORAGE_Q5_1, 32, 24},
-        {KVB_STORAGE_Q8_0, 32, 34},   {KVB_STORAGE_Q4_K, 256, 144},
-        {KVB_STORAGE_Q5_K, 256, 176}, {KVB_STORAGE_Q6_K, 256, 210},
-    };
-    for (size_t i = 0; i < KVB__ARRAY_LEN(t); i++) {
+    const ggml_type_row *t = ggml_types;
+    for (size_t i = 0; i < KVB__ARRAY_LEN(ggml_types); i++) {
         if (t[i].s != storage)
             continue;
         if (cols % t[i].block != 0)
@@ -385,6 +548,34 @@ static uint64_t bnb4_bytes(uint64_t n, bool double_quant)
     return b + blocks + kvb__cdiv(blocks, 256) * 4 + 4 + 16 * 4;
 }
 
+/* compressed-tensors pack-quantized (llm-compressor W4A16, symmetric):
+ * weight_packed int32 [rows, cols/8], weight_scale 16-bit [rows, groups],
+ * weight_shape int64 [2]; actorder "group" adds weight_g_idx int32 [cols].
+ * Symmetric schemes store no zero points (compressed_tensors
+ * PackedQuantizationCompressor). */
+static kvb_status int4_packed_bytes(uint64_t rows, uint64_t cols,
+                                    uint64_t group, bool g_idx, uint64_t *bytes)
+{
+    uint64_t g = group ? group : cols;
+    if (cols % g != 0 || cols % 8 != 0)
+        return KVB_EUNSUPPORTED;
+    *bytes =
+        rows * cols / 2 + rows * (cols / g) * 2 + 16 + (g_idx ? 4 * cols : 0);
+    return KVB_OK;
+}
+
+/* NVFP4 (ModelOpt "NVFP4", compressed-tensors nvfp4-pack-quantized): two
+ * e2m1 codes per byte, one e4m3 scale per 16 elements along a row, and two
+ * FP32 scalars (weight_scale_2 / weight_global_scale and input_scale /
+ * input_global_scale). */
+static kvb_status nvfp4_bytes(uint64_t rows, uint64_t cols, uint64_t *bytes)
+{
+    if (cols % 16 != 0)
+        return KVB_EUNSUPPORTED;
+    *bytes = rows * cols / 2 + rows * cols / 16 + 8;
+    return KVB_OK;
+}
+
 static uint64_t fp8_scale_bytes(int32_t kind, uint64_t rows, uint64_t cols)
 {
     switch (kind) {
@@ -416,6 +607,18 @@ static kvb_status one_matrix(int32_t storage, const kvb_quant *q, uint64_t rows,
         return packed_bytes(rows, cols, q->group_size, 8, true, bytes);
     case KVB_STORAGE_BNB_4:
         *bytes = bnb4_bytes(n, !(q->flags & KVB_QUANT_BNB_NO_DOUBLE));
+        return KVB_OK;
+    case KVB_STORAGE_INT8: /* W8A8 int8: the FP8 layout with int8 codes */
+        *bytes = n + fp8_scale_bytes(q->fp8_scale, rows, cols);
+        return KVB_OK;
+    case KVB_STORAGE_INT4_PACKED:
+        return int4_packed_bytes(rows, cols, q->group_size,
+                                 (q->flags & KVB_QUANT_DESC_ACT) != 0, bytes);
+    case KVB_STORAGE_NVFP4: return nvfp4_bytes(rows, cols, bytes);
+    case KVB_STORAGE_BNB_8:
+        /* LLM.int8 (bitsandbytes Int8Params): int8 weight [rows, cols]
+         * and SCB, one FP32 absmax per output row */
+        *bytes = n + 4 * rows;
         return KVB_OK;
     case KVB_STORAGE_MXFP4:
         /* a rank's share of an expert's width need not be whole groups

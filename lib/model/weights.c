@@ -212,17 +212,11 @@ static unsigned layer_kind(const kvb__quant_ctx *qc, uint32_t i)
     unsigned kind = kvb__layer_is_moe(m, i) ? 1u : 0u;
     /* a hybrid's layer kinds (layer_pattern) weigh differently */
     const char *at = strchr(KVB__LAYER_KINDS, kvb__layer_kind(m, i));
-    kind |= (unsigned)(at ? at - KVB__LAYER_KINDS : 0) << 3;
-    int32_t method = qc->quant->method;
-    if (method == KVB_QUANT_Q4_K_M || method == KVB_QUANT_Q5_K_M) {
-        uint32_t n = m->num_hidden_layers;
-        kind |= kvb__use_more_bits(i, n) ? 2u : 0u;
-        kind |= m->arch == KVB_ARCH_FALCON && i < n / 16 ? 4u : 0u;
-    }
-    return kind;
+    kind |= (unsigned)(at ? at - KVB__LAYER_KINDS : 0) << 1;
+    return kind | kvb__gguf_layer_class(qc, i) << 4;
 }
 
-#define LAYER_KINDS (8 * 8)
+#define LAYER_KINDS (16 * 32)
 
 typedef struct layer_weight {
     bool done;
@@ -238,8 +232,7 @@ static bool add3(weigh_ctx *c, const layer_weight *w)
 
 static bool index_dependent(const kvb__quant_ctx *qc)
 {
-    return qc->quant->method == KVB_QUANT_Q4_K_M ||
-           qc->quant->method == KVB_QUANT_Q5_K_M;
+    return kvb__quant_is_gguf(qc->quant->method);
 }
 
 /* Without index-dependent rules, a layer is dense or MoE: weigh one of

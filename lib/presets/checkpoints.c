@@ -156,12 +156,14 @@ const char *kvb__quant_tool(int32_t method)
                "llm-compressor (FP8_DYNAMIC)";
     case KVB_QUANT_BNB_4:
         return "vLLM itself (--quantization bitsandbytes quantizes on load)";
-    case KVB_QUANT_Q8_0:
-    case KVB_QUANT_Q6_K:
-    case KVB_QUANT_Q5_K_M:
-    case KVB_QUANT_Q4_K_M:
-    case KVB_QUANT_Q4_0:
-        return "llama.cpp's convert_hf_to_gguf.py and llama-quantize";
-    default: return NULL;
+    case KVB_QUANT_W4A16:
+    case KVB_QUANT_W8A8_INT8:
+        return "llm-compressor (GPTQModifier, scheme W4A16 or W8A8)";
+    case KVB_QUANT_NVFP4:
+        return "NVIDIA ModelOpt (NVFP4) or llm-compressor (scheme NVFP4)";
+    default:
+        return kvb__quant_is_gguf(method)
+                   ? "llama.cpp's convert_hf_to_gguf.py and llama-quantize"
+                   : NULL;
     }
 }

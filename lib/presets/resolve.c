@@ -46,7 +46,7 @@ static const struct {
 
 typedef struct suffix {
     const char *text; /* case-insensitive, at the end of the name */
-    int32_t method;   /* KVB_QUANT_LAST_: refused */
+    int32_t method;   /* kvb_quant_method */
     uint32_t group;
     int32_t fp8_scale;
     const char *label;
@@ -61,14 +61,14 @@ static const suffix suffixes[] = {
      "fp8 (per-channel scales)"},
     {"-FP8", KVB_QUANT_FP8, 0, KVB_FP8_SCALE_BLOCK128,
      "fp8 (128x128 block scales)"},
-    {"-quantized.w4a16", KVB_QUANT_AWQ_4, 128, 0,
-     "int4 w4a16 (group 128, sized as awq-4)"},
-    {"-quantized.w8a8", KVB_QUANT_FP8, 0, KVB_FP8_SCALE_CHANNEL,
-     "int8 w8a8 (per-channel scales, the bytes of fp8 per channel)"},
+    {"-quantized.w4a16", KVB_QUANT_W4A16, 128, 0,
+     "int4 w4a16 (symmetric, group 128)"},
+    {"-quantized.w8a8", KVB_QUANT_W8A8_INT8, 0, KVB_FP8_SCALE_CHANNEL,
+     "int8 w8a8 (per-channel scales)"},
+    {"-NVFP4", KVB_QUANT_NVFP4, 0, 0, "nvfp4 (e4m3 scale per 16)"},
+    {"-FP4", KVB_QUANT_NVFP4, 0, 0, "nvfp4 (e4m3 scale per 16)"},
     {"-bnb-4bit", KVB_QUANT_BNB_4, 0, 0,
      "bnb-4 (NF4, block 64, double quantization)"},
-    {"-NVFP4", KVB_QUANT_LAST_, 0, 0, "nvfp4"},
-    {"-FP4", KVB_QUANT_LAST_, 0, 0, "nvfp4"},
 };
 
 /* Suffixes a repository adds to a base model it does not change. */
@@ -256,12 +256,6 @@ kvb_status kvb_preset_model_resolve(const char *name, kvb_model *model,
         row = find_base(base);
         if (!row)
             break;
-        if (s->method == KVB_QUANT_LAST_)
-            return kvb__fail(err, KVB_EUNSUPPORTED, "model",
-                             "%s: %s is NVFP4 (4-bit, FP8 scales per 16), "
-                             "which this version cannot size; allowed: "
-                             "the base model with --quant",
-                             name, row->name);
         q.method = s->method;
         q.group_size = s->group;
         q.fp8_scale = s->fp8_scale;

@@ -245,6 +245,24 @@ static void name_from_path(kvb__reader *r, const char *path)
     r->model.name[n] = '\0';
 }
 
+/* NVIDIA ModelOpt checkpoints (nvidia/...-FP8, -FP4) declare their format
+ * in hf_quant_config.json beside config.json, not in config.json. */
+static kvb_status modelopt_beside(kvb__reader *r, const char *config)
+{
+    char dir[PATH_CAP], path[PATH_CAP];
+    dir_of(dir, config);
+    kvb_status st = join_or_fail(r, path, dir, "hf_quant_config.json");
+    if (st || !is_file(path))
+        return st;
+    char *text = NULL;
+    size_t len = 0;
+    st = read_json_file(r, path, &text, &len);
+    if (!st)
+        kvb__modelopt_read(r, text, len);
+    free(text);
+    return st;
+}
+
 static kvb_status read_config_file(kvb__reader *r, const char *path)
 {
     char *text = NULL;
@@ -255,6 +273,8 @@ static kvb_status read_config_file(kvb__reader *r, const char *path)
     name_from_path(r, path);
     st = kvb__config_read(r, text, len);
     free(text);
+    if (!st)
+        st = modelopt_beside(r, path);
     return st;
 }
 

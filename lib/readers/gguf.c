@@ -952,10 +952,26 @@ static void file_type(gmap *g)
     static const struct {
         uint64_t ftype;
         int32_t method;
-    } ftypes[] = {{0, KVB_QUANT_FP32},    {1, KVB_QUANT_FP16},
-                  {2, KVB_QUANT_Q4_0},    {7, KVB_QUANT_Q8_0},
-                  {15, KVB_QUANT_Q4_K_M}, {17, KVB_QUANT_Q5_K_M},
-                  {18, KVB_QUANT_Q6_K},   {32, KVB_QUANT_BF16}};
+    } ftypes[] = {{0, KVB_QUANT_FP32},
+                  {1, KVB_QUANT_FP16},
+                  {2, KVB_QUANT_Q4_0},
+                  {7, KVB_QUANT_Q8_0},
+                  {15, KVB_QUANT_Q4_K_M},
+                  {17, KVB_QUANT_Q5_K_M},
+                  {18, KVB_QUANT_Q6_K},
+                  {32, KVB_QUANT_BF16},
+                  /* since 0.2 (llama_ftype, include/llama.h) */
+                  {8, KVB_QUANT_Q5_0},
+                  {9, KVB_QUANT_Q5_1},
+                  {10, KVB_QUANT_Q2_K},
+                  {11, KVB_QUANT_Q3_K_S},
+                  {12, KVB_QUANT_Q3_K_M},
+                  {13, KVB_QUANT_Q3_K_L},
+                  {14, KVB_QUANT_Q4_K_S},
+                  {16, KVB_QUANT_Q5_K_S},
+                  {25, KVB_QUANT_IQ4_NL},
+                  {30, KVB_QUANT_IQ4_XS},
+                  {27, KVB_QUANT_IQ3_M}};
     gval *v = &g->m->file_type;
     if (!v->set || v->array || !v->integer)
         return;

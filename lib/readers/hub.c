@@ -669,27 +669,10 @@ static kvb_status list_safetensors(hub *h, shards *s)
 }
 
 /* NVIDIA ModelOpt checkpoints state their quantization in
- * hf_quant_config.json, not in config.json: FP8 weights map to
- * KVB_QUANT_FP8; other algorithms are named in a warning (the exact
- * bytes come from the headers either way). */
+ * hf_quant_config.json, not in config.json (readers/quant_config.c). */
 static void modelopt_quant(hub *h, const kvb__http_get *g)
 {
-    kvb__reader *r = h->r;
-    if (r->info.fields_from_file & ((uint64_t)1 << KVB_READ_FIELD_QUANT_METHOD))
-        return;
-    json_t *root = json_loadb((const char *)g->body, g->len, 0, NULL);
-    const char *algo = json_string_value(
-        json_object_get(json_object_get(root, "quantization"), "quant_algo"));
-    if (algo && !strcmp(algo, "FP8")) {
-        r->quant.method = KVB_QUANT_FP8;
-        kvb__read_mark(r, KVB_READ_FIELD_QUANT_METHOD, -1, -1, -1);
-    } else if (algo) {
-        kvb__read_warn(r,
-                       "hf_quant_config.json: quant_algo %.40s is not "
-                       "modelled; the exact bytes are the headers'",
-                       algo);
-    }
-    json_decref(root);
+    kvb__modelopt_read(h->r, (const char *)g->body, g->len);
 }
 
 static kvb_status read_safetensors(hub *h)

@@ -208,6 +208,45 @@ static kvb_status ct_float8(qcfg *q, json_t *w)
                  s);
 }
 
+/* 4-bit floats: NVFP4 (format nvfp4-pack-quantized; e2m1 with an e4m3
+ * scale per 16 and a global FP32 scale, strategy tensor_group). */
+static kvb_status ct_float4(qcfg *q, json_t *w)
+{
+    int64_t g = 16;
+    bool found = false;
+    kvb_status st = qint(q, w, "group_size", &g, &found);
+    if (!st && g != 16)
+        return qfail(q, KVB_EUNSUPPORTED, "group_size",
+                     "4-bit float weights with group_size %lld are not "
+                     "supported; allowed: 16 (NVFP4)",
+                     (long long)g);
+    q->r->quant.method = KVB_QUANT_NVFP4;
+    return st;
+}
+
+/* W4A16 (format pack-quantized): symmetric int4 with a scale per group or
+ * per channel; actorder "group" adds weight_g_idx. */
+static kvb_status ct_int4(qcfg *q, json_t *w)
+{
+    const char *s = qstr(w, "strategy");
+    const char *order = qstr(w, "actorder");
+    q->r->quant.method = KVB_QUANT_W4A16;
+    if (json_is_false(json_object_get(w, "symmetric")))
+        kvb__read_warn(q->r, "compressed-tensors int4 is asymmetric: its "
+                             "packed zero points (one per group) are not "
+                             "counted");
+    if (order && strcmp(order, "group") == 0) {
+        q->r->quant.flags |= KVB_QUANT_DESC_ACT;
+        kvb__read_mark(q->r, KVB_READ_FIELD_QUANT_FLAGS, -1, -1, -1);
+    }
+    if (s && strcmp(s, "channel") == 0) {
+        q->r->quant.group_size = 0;
+        kvb__read_mark(q->r, KVB_READ_FIELD_QUANT_GROUP_SIZE, -1, -1, -1);
+        return KVB_OK;
+    }
+    return group_size(q, w, "group_size");
+}
+
 /* compressed-tensors: the weights scheme of the first config group. */
 static kvb_status compressed(qcfg *q)
 {
@@ -236,26 +275,22 @@ static kvb_status compressed(qcfg *q)
     if (!st && b == 8 && type && strcmp(type, "float") == 0)
         return ct_float8(q, w);
     if (!st && b == 8 && type && strcmp(type, "int") == 0) {
-        /* W8A8 INT8 (RedHatAI ...-quantized.w8a8): one byte per weight
-         * and a scale per channel or tensor, the bytes of FP8. */
-        kvb__read_warn(q->r, "compressed-tensors int8 is sized as fp8 "
-                             "(one byte per weight, the same scales)");
-        return ct_float8(q, w);
+        /* W8A8 INT8 (RedHatAI ...-quantized.w8a8): int8 weights and a
+         * scale per channel or tensor, laid out as FP8's */
+        kvb_status s8 = ct_float8(q, w);
+        q->r->quant.method = KVB_QUANT_W8A8_INT8;
+        return s8;
     }
-    if (!st && b == 4 && type && strcmp(type, "int") == 0) {
-        kvb__read_warn(q->r, "compressed-tensors int4 is sized as awq-4 "
-                             "(packed int4 with per-group scales)");
-        q->r->quant.method = KVB_QUANT_AWQ_4;
-        const char *s = qstr(w, "strategy");
-        if (s && strcmp(s, "channel") == 0)
-            q->r->quant.group_size = 0;
-        return group_size(q, w, "group_size");
-    }
+    if (!st && b == 4 && type && strcmp(type, "int") == 0)
+        return ct_int4(q, w);
+    if (!st && b == 4 && type && strcmp(type, "float") == 0)
+        return ct_float4(q, w);
     if (st)
         return st;
     return qfail(q, KVB_EUNSUPPORTED, "num_bits",
                  "compressed-tensors weights of %lld-bit %s have no "
-                 "kvb_quant_method; allowed: 8-bit float or int, 4-bit int",
+                 "kvb_quant_method; allowed: 8-bit float or int, 4-bit int "
+                 "or float",
                  (long long)b, type ? type : "(no type)");
 }
 
@@ -269,14 +304,51 @@ static kvb_status bnb(qcfg *q)
         kvb__read_mark(q->r, KVB_READ_FIELD_QUANT_FLAGS, -1, -1, -1);
         return KVB_OK;
     }
-    if (qtrue(q->qc, "load_in_8bit") || qtrue(q->qc, "_load_in_8bit"))
-        return qfail(q, KVB_EUNSUPPORTED, "load_in_8bit",
-                     "bitsandbytes LLM.int8 has no kvb_quant_method; "
-                     "allowed: load_in_4bit");
+    if (qtrue(q->qc, "load_in_8bit") || qtrue(q->qc, "_load_in_8bit")) {
+        q->r->quant.method = KVB_QUANT_BNB_8;
+        return KVB_OK;
+    }
     return qfail(q, KVB_EPARSE, NULL,
                  "%s (bitsandbytes) sets neither load_in_4bit nor "
                  "load_in_8bit",
                  q->name);
+}
+
+/* Modules a checkpoint leaves unquantized that the inventory already keeps
+ * 16-bit (the head, embeddings, routers, norms, multimodal towers). */
+static bool kept_anyway(const char *name)
+{
+    static const char *const parts[] = {
+        "lm_head", "embed", "router",    "norm",        "vision",
+        "visual",  "tower", "projector", "multi_modal", "audio"};
+    for (size_t i = 0; i < KVB__ARRAY_LEN(parts); i++)
+        if (strstr(name, parts[i]))
+            return true;
+    /* MoE routers: "model.layers.0.mlp.gate", "re:.*mlp.gate$" */
+    size_t n = strlen(name);
+    if (n && name[n - 1] == '$')
+        n--;
+    return n >= 4 && strncmp(name + n - 4, "gate", 4) == 0;
+}
+
+void kvb__quant_ignore_check(kvb__reader *r, json_t *list, const char *key)
+{
+    size_t i, other = 0;
+    json_t *e;
+    const char *first = NULL;
+    json_array_foreach(list, i, e)
+    {
+        const char *s = json_string_value(e);
+        if (s && !kept_anyway(s) && other++ == 0)
+            first = s;
+    }
+    if (other)
+        kvb__read_warn(r,
+                       "%s lists %zu module pattern(s) beyond the head, "
+                       "embeddings, routers and towers (first: %.60s): "
+                       "they are sized as quantized, so the weights may be "
+                       "underestimated",
+                       key, other, first);
 }
 
 static kvb_status by_method(qcfg *q, const char *m)
@@ -327,9 +399,89 @@ kvb_status kvb__quant_config_read(kvb__reader *r, json_t *root, json_t *nested,
         return qfail(&q, KVB_EPARSE, NULL, "%s has no quant_method string",
                      q.name);
     kvb_status st = by_method(&q, m);
+    static const char *const lists[] = {"ignore", "modules_to_not_convert",
+                                        "llm_int8_skip_modules"};
+    for (size_t i = 0; !st && i < KVB__ARRAY_LEN(lists); i++)
+        kvb__quant_ignore_check(r, json_object_get(q.qc, lists[i]), lists[i]);
     if (!st) {
         q.sub = q.subsub = NULL;
         qmark(&q, KVB_READ_FIELD_QUANT_METHOD, "quant_method");
     }
     return st;
+}
+
+/* ---- NVIDIA ModelOpt hf_quant_config.json ---- */
+
+/* {"producer": {"name": "modelopt", ...}, "quantization": {"quant_algo":
+ * "FP8" | "NVFP4" | "W4A8_AWQ" | ..., "kv_cache_quant_algo": "FP8" | null,
+ * "group_size": 16, "exclude_modules": ["lm_head", ...]}}, as TensorRT
+ * Model Optimizer's export writes it (vLLM's modelopt.py reads the same
+ * keys).  quantization_config in config.json wins when both exist. */
+static void modelopt_algo(kvb__reader *r, const char *algo, json_t *qz)
+{
+    if (!strcmp(algo, "FP8")) {
+        /* per-tensor FP32 weight_scale and input_scale */
+        r->quant.method = KVB_QUANT_FP8;
+        r->quant.fp8_scale = KVB_FP8_SCALE_TENSOR;
+    } else if (!strcmp(algo, "NVFP4")) {
+        r->quant.method = KVB_QUANT_NVFP4;
+    } else if (!strcmp(algo, "W4A8_AWQ") || !strcmp(algo, "W4A16_AWQ")) {
+        json_t *g = json_object_get(qz, "group_size");
+        r->quant.method = KVB_QUANT_W4A16;
+        r->quant.group_size = json_is_integer(g) && json_integer_value(g) > 0 &&
+                                      json_integer_value(g) <= 65536
+                                  ? (uint32_t)json_integer_value(g)
+                                  : 128;
+        kvb__read_warn(r,
+                       "hf_quant_config.json: %s is sized as packed int4 "
+                       "with a 16-bit scale per %u weights (w4a16); the "
+                       "exact layout of ModelOpt's export is not modelled",
+                       algo, r->quant.group_size);
+    } else if (!strcmp(algo, "W8A16") || !strncmp(algo, "W8A8_SQ", 7)) {
+        /* TensorRT-LLM int8 weight-only and SmoothQuant: int8 weights, a
+         * scale per output channel */
+        r->quant.method = KVB_QUANT_W8A8_INT8;
+        r->quant.fp8_scale = KVB_FP8_SCALE_CHANNEL;
+        kvb__read_warn(r,
+                       "hf_quant_config.json: %.40s is sized as int8 "
+                       "weights with a FP32 scale per output channel",
+                       algo);
+    } else if (!strcmp(algo, "W4A16")) {
+        /* TensorRT-LLM int4 weight-only: per-channel scales */
+        r->quant.method = KVB_QUANT_W4A16;
+        r->quant.group_size = 0;
+        kvb__read_warn(r, "hf_quant_config.json: W4A16 is sized as packed "
+                          "int4 with a 16-bit scale per output channel");
+    } else {
+        kvb__read_warn(r,
+                       "hf_quant_config.json: quant_algo %.40s is not "
+                       "modelled; the weights are sized as %s",
+                       algo, kvb_quant_method_name(r->quant.method));
+        return;
+    }
+    kvb__read_mark(r, KVB_READ_FIELD_QUANT_METHOD, -1, -1, -1);
+}
+
+void kvb__modelopt_read(kvb__reader *r, const char *text, size_t len)
+{
+    if (r->info.fields_from_file & ((uint64_t)1 << KVB_READ_FIELD_QUANT_METHOD))
+        return;
+    json_t *root = json_loadb(text, len, 0, NULL);
+    json_t *qz = json_object_get(root, "quantization");
+    const char *algo = json_string_value(json_object_get(qz, "quant_algo"));
+    const char *kv =
+        json_string_value(json_object_get(qz, "kv_cache_quant_algo"));
+    if (!json_is_object(qz))
+        kvb__read_warn(r, "hf_quant_config.json has no quantization "
+                          "object; ignored");
+    if (algo)
+        modelopt_algo(r, algo, qz);
+    kvb__quant_ignore_check(r, json_object_get(qz, "exclude_modules"),
+                            "exclude_modules");
+    if (kv && !strcmp(kv, "FP8"))
+        kvb__read_warn(r, "hf_quant_config.json ships FP8 KV-cache scales "
+                          "(kv_cache_quant_algo FP8): the plan uses the KV "
+                          "cache dtype given; pass --kv-cache-dtype fp8 to "
+                          "use them");
+    json_decref(root);
 }

@@ -553,6 +553,22 @@ static void test_engine_quant_scratch(void **state)
     /* AWQ reaches Marlin in 0.5.3 (PR #6612); before, no scratch here */
     f.q = quant_of(KVB_QUANT_AWQ_4);
     assert_int_equal(kvb__vllm_activation(&f.in, 0), plain);
+    /* compressed-tensors W4A16 runs the same Marlin GEMM: from 0.5.4 the
+     * same FP32 reduce buffer as GPTQ, nothing on a GPU below 8.0 */
+    f.in.version = 504;
+    f.in.accounting = kvb__vllm_accounting(504);
+    f.q = quant_of(KVB_QUANT_AUTO);
+    plain = kvb__vllm_activation(&f.in, 0);
+    f.q = quant_of(KVB_QUANT_W4A16);
+    uint64_t wna16 = kvb__vllm_activation(&f.in, 0);
+    f.q = quant_of(KVB_QUANT_GPTQ_4);
+    assert_int_equal(wna16, kvb__vllm_activation(&f.in, 0));
+    assert_true(wna16 > plain);
+    f.g.compute_capability = 75;
+    f.q = quant_of(KVB_QUANT_W4A16);
+    wna16 = kvb__vllm_activation(&f.in, 0);
+    f.q = quant_of(KVB_QUANT_AUTO);
+    assert_int_equal(wna16, kvb__vllm_activation(&f.in, 0));
 }
 
 /* Rule 6: 0.2.5-0.6.3 subtract the reserved peak.  Llama-3.1-8B, one

@@ -133,6 +133,144 @@ static void test_quant_gguf_published_sizes(void **state)
     }
 }
 
+/* The mixes added in 0.2 against bartowski's Llama-3.1-Nemotron-70B-
+ * Instruct-HF-GGUF table (the Llama-3.1-70B architecture; made with an
+ * imatrix), as quoted by ozeki.chat "Understanding AI model files":
+ * Q8_0 74.98, Q6_K 57.89, Q5_K_M 49.95, Q5_K_S 48.66, Q4_K_M 42.52,
+ * Q4_K_S 40.35, IQ4_XS 37.90, Q3_K_L 37.14, Q3_K_M 34.27, IQ3_M 31.94,
+ * Q3_K_S 30.91 GB;
+ * and Q3_K_M of Llama-3.1-8B, 4.02 GB (quant_formats.md section 2.5).
+ * The file adds ~10 MB of metadata (the tokenizer) to the tensors. */
+static void test_quant_gguf_mixes_published(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *model;
+        int32_t method;
+        uint64_t bytes;
+        double published_gb;
+    } rows[] = {
+        {"Llama-3.1-70B", KVB_QUANT_Q8_0, 74967187456ull, 74.98},
+        {"Llama-3.1-70B", KVB_QUANT_Q6_K, 57880281088ull, 57.89},
+        {"Llama-3.1-70B", KVB_QUANT_Q5_K_M, 49941954560ull, 49.95},
+        {"Llama-3.1-70B", KVB_QUANT_Q5_K_S, 48649584640ull, 48.66},
+        {"Llama-3.1-70B", KVB_QUANT_Q4_K_M, 42512531456ull, 42.52},
+        {"Llama-3.1-70B", KVB_QUANT_Q4_K_S, 40339357696ull, 40.35},
+        {"Llama-3.1-70B", KVB_QUANT_IQ4_XS, 37894799360ull, 37.90},
+        {"Llama-3.1-70B", KVB_QUANT_Q3_K_L, 37132730368ull, 37.14},
+        {"Llama-3.1-70B", KVB_QUANT_Q3_K_M, 34259632128ull, 34.27},
+        {"Llama-3.1-70B", KVB_QUANT_IQ3_M, 31929171968ull, 31.94},
+        {"Llama-3.1-70B", KVB_QUANT_Q3_K_S, 30904188928ull, 30.91},
+        {"Llama-3.1-8B", KVB_QUANT_Q3_K_M, 4011081728ull, 4.02},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kvb_model m = preset_model(rows[i].model);
+        kvb_quant q = quant_of(rows[i].method);
+        kvb_weights w;
+        assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+        assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+        assert_int_equal(w.bytes, rows[i].bytes);
+        double gb = (double)w.bytes / 1e9;
+        assert_true(rows[i].published_gb - gb >= 0 &&
+                    rows[i].published_gb - gb < 0.02);
+    }
+}
+
+/* Hand-checked mixes of Llama-3.1-8B (32 layers, GQA 4, vocab 128256):
+ * Q2_K: token_embd Q2_K, output Q6_K, attn_v Q4_K (GQA >= 4), ffn_down
+ * and attn_output Q3_K, the rest Q2_K (84 B / 256):
+ *   525336576 x 84/256 + 525336576 x 210/256 + 32 x (20971520 x 84/256
+ *   + 4194304 x 144/256 + 16777216 x 110/256 + 117440512 x 84/256
+ *   + 58720256 x 110/256 + 8192 x 4) + 4096 x 4 = 3171295232.
+ * Q5_0 / Q5_1: every linear and token_embd 22 / 24 B per 32, output
+ * Q6_K.  IQ4_NL: attn_v Q5_K (GQA >= 4), the rest 18 B per 32. */
+static void test_quant_gguf_mixes_by_hand(void **state)
+{
+    (void)state;
+    static const struct {
+        int32_t method;
+        uint64_t bytes;
+    } rows[] = {
+        {KVB_QUANT_Q2_K, 3171295232ull},
+        {KVB_QUANT_Q5_0, 5591457792ull},
+        {KVB_QUANT_Q5_1, 6060498944ull},
+        {KVB_QUANT_IQ4_NL, 4670152704ull},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kvb_model m = preset_model("Llama-3.1-8B");
+        kvb_quant q = quant_of(rows[i].method);
+        kvb_weights w;
+        assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+        assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+        assert_int_equal(w.bytes, rows[i].bytes);
+    }
+}
+
+/* Formats added in 0.2 on tiny_llama (14 linears, 1179648 weights, 4096
+ * output rows over both layers; 513280 other parameters in 16 bits):
+ *   w4a16 g128: n/2 + n/64 (bf16 scale per 128) + 16 per linear
+ *               (int64 weight_shape) = 589824 + 18432 + 224
+ *   w8a8 int8 per channel: n + 4 x rows = 1179648 + 16384
+ *   nvfp4: n/2 + n/16 (e4m3 per 16) + 8 per linear (two FP32 scalars)
+ *               = 589824 + 73728 + 112
+ *   bnb-8 (LLM.int8): n + 4 x rows (SCB) = 1179648 + 16384 */
+static void test_quant_new_formats(void **state)
+{
+    (void)state;
+    assert_int_equal(weights(KVB_QUANT_W4A16, 1, 1),
+                     589824 + 18432 + 224 + 1026560);
+    assert_int_equal(weights(KVB_QUANT_NVFP4, 1, 1),
+                     589824 + 73728 + 112 + 1026560);
+    assert_int_equal(weights(KVB_QUANT_BNB_8, 1, 1), 1179648 + 16384 + 1026560);
+    kvb_model m = tiny_llama();
+    kvb_quant q = quant_of(KVB_QUANT_W8A8_INT8);
+    q.fp8_scale = KVB_FP8_SCALE_CHANNEL;
+    kvb_weights w;
+    assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+    assert_int_equal(w.bytes, 1179648 + 16384 + 1026560);
+    /* w4a16 with actorder "group": an int32 g_idx per input feature,
+     * 4 x (6 x 256 + 512) x 2 layers = 16384 more */
+    q = quant_of(KVB_QUANT_W4A16);
+    q.flags = KVB_QUANT_DESC_ACT;
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+    assert_int_equal(w.bytes, 589824 + 18432 + 224 + 16384 + 1026560);
+}
+
+/* Llama-3.1-8B checkpoints of the 0.2 formats, by the layouts above:
+ * 6979321856 linear weights (224 linears, 1376256 output rows) and
+ * 1050939392 other parameters in BF16 (2101878784 bytes).
+ *   RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16 (group 128):
+ *     3489660928 + 109051904 + 3584 + 2101878784 = 5700595200
+ *   RedHatAI/...-quantized.w8a8 (int8, channel scales):
+ *     6979321856 + 5505024 + 2101878784 = 9086705664
+ *   nvidia/Llama-3.1-8B-Instruct-FP4 (ModelOpt NVFP4):
+ *     3489660928 + 436207616 + 1792 + 2101878784 = 6027749120
+ * The repositories' total_size was not found in the sources searched
+ * (a gap, not a check): these are the format arithmetic only. */
+static void test_quant_new_formats_llama(void **state)
+{
+    (void)state;
+    static const struct {
+        int32_t method, scale;
+        uint64_t bytes;
+    } rows[] = {
+        {KVB_QUANT_W4A16, 0, 5700595200ull},
+        {KVB_QUANT_W8A8_INT8, KVB_FP8_SCALE_CHANNEL, 9086705664ull},
+        {KVB_QUANT_NVFP4, 0, 6027749120ull},
+        {KVB_QUANT_BNB_8, 0, 9086705664ull},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kvb_model m = preset_model("Llama-3.1-8B");
+        kvb_quant q = quant_of(rows[i].method);
+        q.fp8_scale = rows[i].scale;
+        kvb_weights w;
+        assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+        assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+        assert_int_equal(w.bytes, rows[i].bytes);
+    }
+}
+
 /* AWQ checkpoints of hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4
  * (shards 4.68 + 1.05 GB) and Qwen/Qwen2.5-7B-Instruct-AWQ (4.48 + 1.09
  * GB): models.json computed_bytes, which the shard sizes confirm. */
@@ -229,6 +367,13 @@ static void test_quant_names_and_validation(void **state)
     assert_int_equal(v, KVB_QUANT_AWQ_4);
     assert_int_equal(kvb_quant_method_find("Q4_K_M", &v, NULL), KVB_OK);
     assert_int_equal(v, KVB_QUANT_Q4_K_M);
+    assert_int_equal(kvb_quant_method_find("IQ4_XS", &v, NULL), KVB_OK);
+    assert_int_equal(v, KVB_QUANT_IQ4_XS);
+    assert_int_equal(kvb_quant_method_find("modelopt_fp4", &v, NULL), KVB_OK);
+    assert_int_equal(v, KVB_QUANT_NVFP4);
+    assert_int_equal(kvb_quant_method_find("w8a8", &v, NULL), KVB_OK);
+    assert_int_equal(v, KVB_QUANT_W8A8_INT8);
+    assert_string_equal(kvb_quant_method_name(KVB_QUANT_BNB_8), "bnb-8");
     assert_string_equal(kvb_quant_method_name(KVB_QUANT_GPTQ_8), "gptq-8");
     assert_null(kvb_quant_method_name(99));
     assert_string_equal(kvb_quant_method_note(99), "unknown method");
@@ -258,6 +403,10 @@ KVB_TESTS(cmocka_unit_test(test_quant_float), cmocka_unit_test(test_quant_awq),
           cmocka_unit_test(test_quant_gguf_q4_0),
           cmocka_unit_test(test_quant_gguf_q4_k_m),
           cmocka_unit_test(test_quant_gguf_published_sizes),
+          cmocka_unit_test(test_quant_gguf_mixes_published),
+          cmocka_unit_test(test_quant_gguf_mixes_by_hand),
+          cmocka_unit_test(test_quant_new_formats),
+          cmocka_unit_test(test_quant_new_formats_llama),
           cmocka_unit_test(test_quant_awq_checkpoints),
           cmocka_unit_test(test_quant_mxfp4),
           cmocka_unit_test(test_quant_tensor_parallel),

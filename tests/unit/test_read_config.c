@@ -377,8 +377,58 @@ static void test_read_config_quant_methods(void **state)
                     "{\"num_bits\": 4, \"type\": \"int\", "
                     "\"strategy\": \"group\", \"group_size\": 128}}}}");
     expect_ok(&r, "ct int4");
-    assert_int_equal(r.q.method, KVB_QUANT_AWQ_4);
-    assert_int_equal(r.info.warning_count, 1);
+    assert_int_equal(r.q.method, KVB_QUANT_W4A16);
+    assert_int_equal(r.q.group_size, 128);
+    assert_int_equal(r.info.warning_count, 0);
+    /* ... with actorder "group" (weight_g_idx stored) and per channel */
+    r = parse_quant("{\"quant_method\": \"compressed-tensors\", "
+                    "\"config_groups\": {\"group_0\": {\"weights\": "
+                    "{\"num_bits\": 4, \"type\": \"int\", "
+                    "\"actorder\": \"group\", \"strategy\": \"channel\"}}}}");
+    expect_ok(&r, "ct int4 channel");
+    assert_int_equal(r.q.method, KVB_QUANT_W4A16);
+    assert_int_equal(r.q.group_size, 0);
+    assert_int_equal(r.q.flags, KVB_QUANT_DESC_ACT);
+    /* asymmetric int4: zero points not counted, said plainly */
+    r = parse_quant("{\"quant_method\": \"compressed-tensors\", "
+                    "\"config_groups\": {\"group_0\": {\"weights\": "
+                    "{\"num_bits\": 4, \"type\": \"int\", "
+                    "\"symmetric\": false, \"group_size\": 128}}}}");
+    expect_ok(&r, "ct int4 asym");
+    assert_non_null(strstr(r.info.warning, "zero points"));
+    /* NVFP4 (llm-compressor scheme NVFP4, format nvfp4-pack-quantized):
+     * 4-bit float, strategy tensor_group, group 16 */
+    r = parse_quant("{\"quant_method\": \"compressed-tensors\", "
+                    "\"format\": \"nvfp4-pack-quantized\", "
+                    "\"config_groups\": {\"group_0\": {\"weights\": "
+                    "{\"num_bits\": 4, \"type\": \"float\", "
+                    "\"strategy\": \"tensor_group\", \"group_size\": 16}}}, "
+                    "\"ignore\": [\"lm_head\", \"re:.*mlp.gate$\"]}");
+    expect_ok(&r, "ct nvfp4");
+    assert_int_equal(r.q.method, KVB_QUANT_NVFP4);
+    assert_int_equal(r.info.warning_count, 0);
+    r = parse_quant("{\"quant_method\": \"compressed-tensors\", "
+                    "\"config_groups\": {\"group_0\": {\"weights\": "
+                    "{\"num_bits\": 4, \"type\": \"float\", "
+                    "\"group_size\": 32}}}}");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    /* an ignore entry that is a real linear (a whole attention module) is
+     * sized as quantized: said plainly */
+    r = parse_quant("{\"quant_method\": \"compressed-tensors\", "
+                    "\"config_groups\": {\"group_0\": {\"weights\": "
+                    "{\"num_bits\": 8, \"type\": \"int\", "
+                    "\"strategy\": \"channel\"}}}, \"ignore\": [\"lm_head\", "
+                    "\"model.layers.0.mlp.down_proj\"]}");
+    expect_ok(&r, "ct w8a8 ignore");
+    assert_int_equal(r.q.method, KVB_QUANT_W8A8_INT8);
+    assert_non_null(strstr(r.info.warning, "model.layers.0.mlp.down_proj"));
+    /* bitsandbytes LLM.int8 */
+    r = parse_quant("{\"quant_method\": \"bitsandbytes\", "
+                    "\"load_in_8bit\": true, \"llm_int8_skip_modules\": "
+                    "[\"lm_head\"]}");
+    expect_ok(&r, "bnb 8");
+    assert_int_equal(r.q.method, KVB_QUANT_BNB_8);
+    assert_int_equal(r.info.warning_count, 0);
 }
 
 static void test_read_config_quant_errors(void **state)
@@ -392,9 +442,8 @@ static void test_read_config_quant_errors(void **state)
     assert_string_equal(r.e.field, "quantization_config.quant_method");
     assert_int_equal(r.e.line, 1);
     assert_true(r.e.column > 1);
-    r = parse_quant("{\"quant_method\": \"bitsandbytes\", "
-                    "\"load_in_8bit\": true}");
-    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    r = parse_quant("{\"quant_method\": \"bitsandbytes\"}");
+    assert_int_equal(r.st, KVB_EPARSE);
     r = parse_quant("{\"quant_method\": \"fp8\", "
                     "\"weight_block_size\": [64, 64]}");
     assert_int_equal(r.st, KVB_EUNSUPPORTED);

@@ -403,7 +403,63 @@ static void test_read_files_index_no_shards(void **state)
     remove_name("config.json");
 }
 
+/* A local ModelOpt checkpoint (nvidia/Llama-3.1-8B-Instruct-FP4 ships this
+ * shape of hf_quant_config.json): read as NVFP4, never as BF16; the FP8
+ * KV-cache scales it declares are named in a warning, and a quantization_
+ * config in config.json wins over it. */
+static void test_read_files_modelopt(void **state)
+{
+    (void)state;
+    write_text("config.json", config, sizeof config - 1);
+    static const char nvfp4[] =
+        "{\"producer\": {\"name\": \"modelopt\", \"version\": \"0.23.0\"}, "
+        "\"quantization\": {\"quant_algo\": \"NVFP4\", "
+        "\"kv_cache_quant_algo\": \"FP8\", \"group_size\": 16, "
+        "\"exclude_modules\": [\"lm_head\"]}}";
+    write_text("hf_quant_config.json", nvfp4, sizeof nvfp4 - 1);
+    got g = read_name("");
+    expect_ok(&g);
+    assert_int_equal(g.q.method, KVB_QUANT_NVFP4);
+    assert_true(g.info.fields_from_file &
+                ((uint64_t)1 << KVB_READ_FIELD_QUANT_METHOD));
+    assert_non_null(strstr(g.info.warning, "kv_cache_quant_algo FP8"));
+    /* the config.json path reads it too */
+    g = read_name("config.json");
+    expect_ok(&g);
+    assert_int_equal(g.q.method, KVB_QUANT_NVFP4);
+    /* FP8: one scale per tensor; an exclude list with a real linear is
+     * named */
+    static const char fp8[] =
+        "{\"quantization\": {\"quant_algo\": \"FP8\", "
+        "\"exclude_modules\": [\"lm_head\", \"model.layers.0.self_attn\"]}}";
+    write_text("hf_quant_config.json", fp8, sizeof fp8 - 1);
+    g = read_name("");
+    expect_ok(&g);
+    assert_int_equal(g.q.method, KVB_QUANT_FP8);
+    assert_int_equal(g.q.fp8_scale, KVB_FP8_SCALE_TENSOR);
+    assert_non_null(strstr(g.info.warning, "model.layers.0.self_attn"));
+    /* TensorRT-LLM SmoothQuant: int8 weights, per-channel scales */
+    static const char sq[] =
+        "{\"quantization\": {\"quant_algo\": \"W8A8_SQ_PER_CHANNEL\"}}";
+    write_text("hf_quant_config.json", sq, sizeof sq - 1);
+    g = read_name("");
+    expect_ok(&g);
+    assert_int_equal(g.q.method, KVB_QUANT_W8A8_INT8);
+    assert_int_equal(g.q.fp8_scale, KVB_FP8_SCALE_CHANNEL);
+    /* an algorithm not modelled is said, not guessed */
+    static const char other[] =
+        "{\"quantization\": {\"quant_algo\": \"MIXED_PRECISION\"}}";
+    write_text("hf_quant_config.json", other, sizeof other - 1);
+    g = read_name("");
+    expect_ok(&g);
+    assert_int_equal(g.q.method, KVB_QUANT_AUTO);
+    assert_non_null(strstr(g.info.warning, "MIXED_PRECISION"));
+    remove_name("hf_quant_config.json");
+    remove_name("config.json");
+}
+
 KVB_TESTS(
+    cmocka_unit_test_setup_teardown(test_read_files_modelopt, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_files_sharded, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_files_single, setup, teardown),
     cmocka_unit_test_setup_teardown(test_read_files_errors, setup, teardown),

@@ -261,7 +261,7 @@ static void test_read_gguf_every_type(void **state)
     kv_u32(&b, "llama.attention.head_count", 4);
     kv_u32(&b, "llama.context_length", 4096);
     kv_u32(&b, "llama.vocab_size", 1000);
-    kv_u32(&b, "general.file_type", 12); /* Q3_K_M: no kvb method */
+    kv_u32(&b, "general.file_type", 31); /* IQ1_M: no kvb method */
     uint64_t off = 0, total = 0;
     const uint64_t ne[] = {256, 2}; /* 512 elements: whole blocks of all */
     for (size_t i = 0; i < n; i++) {
@@ -292,7 +292,7 @@ static void test_read_gguf_every_type(void **state)
     assert_int_equal(s.bytes[12], 420); /* t14 */
     assert_int_equal(s.bytes[31], 272); /* t39 */
     assert_int_equal(rd.info.weights_bytes, total);
-    /* general.file_type 12 has no method: a warning, exact bytes stand */
+    /* general.file_type 31 has no method: a warning, exact bytes stand */
     parsed r = parse(&b, b.n);
     expect_ok(&r);
     assert_int_equal(r.q.method, KVB_QUANT_AUTO);

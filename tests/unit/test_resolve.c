@@ -39,7 +39,7 @@ static void expect(const char *name, const char *preset, int32_t method,
     assert_string_equal(r.m.name, want.name);
     assert_int_equal(r.q.method, method);
     if (method == KVB_QUANT_AWQ_4 || method == KVB_QUANT_GPTQ_4 ||
-        method == KVB_QUANT_GPTQ_8)
+        method == KVB_QUANT_GPTQ_8 || method == KVB_QUANT_W4A16)
         assert_int_equal(r.q.group_size, group);
     assert_int_equal(r.q.fp8_scale, scale);
 }
@@ -89,7 +89,9 @@ static void test_resolve_repo_names(void **state)
     expect("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", "Llama-3.1-8B",
            KVB_QUANT_FP8, 0, KVB_FP8_SCALE_CHANNEL);
     expect("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16",
-           "Llama-3.1-8B", KVB_QUANT_AWQ_4, 128, 0);
+           "Llama-3.1-8B", KVB_QUANT_W4A16, 128, 0);
+    expect("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8", "Llama-3.1-8B",
+           KVB_QUANT_W8A8_INT8, 0, KVB_FP8_SCALE_CHANNEL);
     expect("Qwen/Qwen3-8B-FP8", "Qwen3-8B", KVB_QUANT_FP8, 0,
            KVB_FP8_SCALE_BLOCK128);
     /* ModelOpt FP8: one scale per tensor. */
@@ -104,7 +106,7 @@ static void test_resolve_repo_names(void **state)
     expect("RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "Llama-3.3-70B",
            KVB_QUANT_FP8, 0, KVB_FP8_SCALE_CHANNEL);
     expect("RedHatAI/Llama-3.3-70B-Instruct-quantized.w4a16", "Llama-3.3-70B",
-           KVB_QUANT_AWQ_4, 128, 0);
+           KVB_QUANT_W4A16, 128, 0);
     expect("nvidia/Llama-3.3-70B-Instruct-FP8", "Llama-3.3-70B", KVB_QUANT_FP8,
            0, KVB_FP8_SCALE_TENSOR);
     expect("Qwen/Qwen2.5-Coder-32B-Instruct-GPTQ-Int4", "Qwen2.5-Coder-32B",
@@ -128,15 +130,16 @@ static void test_resolve_repo_names(void **state)
     resolved r = resolve("unsloth/Qwen3-14B-bnb-4bit");
     assert_int_equal(r.q.flags & KVB_QUANT_BNB_NO_DOUBLE, 0);
     assert_non_null(strstr(r.note, "bnb-4"));
-    r = resolve("nvidia/Llama-3.3-70B-Instruct-FP4");
-    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    expect("nvidia/Llama-3.3-70B-Instruct-FP4", "Llama-3.3-70B",
+           KVB_QUANT_NVFP4, 0, 0);
     r = resolve("Qwen/Qwen2.5-72B-Instruct-AWQ");
     assert_non_null(strstr(r.note, "Qwen2.5-72B"));
     assert_non_null(strstr(r.note, "awq-4"));
-    /* NVFP4 cannot be sized yet: refused, never read as BF16. */
+    /* NVFP4 (nvidia/...-FP4, ModelOpt): sized as NVFP4, never as BF16. */
+    expect("nvidia/Llama-3.1-8B-Instruct-FP4", "Llama-3.1-8B", KVB_QUANT_NVFP4,
+           0, 0);
     r = resolve("nvidia/Llama-3.1-8B-Instruct-FP4");
-    assert_int_equal(r.st, KVB_EUNSUPPORTED);
-    assert_non_null(strstr(r.e.message, "NVFP4"));
+    assert_non_null(strstr(r.note, "nvfp4"));
 }
 
 static void test_resolve_misses(void **state)

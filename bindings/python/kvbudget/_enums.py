@@ -112,6 +112,21 @@ class QuantMethod(enum.IntEnum):
     Q4_0 = 12
     BNB_4 = 13
     MXFP4 = 14
+    W4A16 = 15
+    W8A8_INT8 = 16
+    NVFP4 = 17
+    BNB_8 = 18
+    Q2_K = 19
+    Q3_K_S = 20
+    Q3_K_M = 21
+    Q3_K_L = 22
+    Q4_K_S = 23
+    Q5_K_S = 24
+    Q5_0 = 25
+    Q5_1 = 26
+    IQ4_XS = 27
+    IQ4_NL = 28
+    IQ3_M = 29
 
 
 class Fp8Scale(enum.IntEnum):
@@ -187,6 +202,15 @@ class Storage(enum.IntEnum):
     Q4_K = 14
     Q5_K = 15
     Q6_K = 16
+    INT4_PACKED = 17
+    INT8 = 18
+    NVFP4 = 19
+    BNB_8 = 20
+    Q2_K = 21
+    Q3_K = 22
+    IQ4_XS = 23
+    IQ4_NL = 24
+    IQ3_S = 25
 
 
 class Split(enum.IntEnum):

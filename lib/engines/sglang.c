@@ -738,33 +738,13 @@ static const kvb__flag sglang_flags[] = {
 
 /* ---- start-up logs ---- */
 
-/* A decimal number at p (before line + len). */
-static bool num_at(const char *p, const char *end, double *out)
-{
-    char buf[48];
-    size_t n = 0;
-    while (p < end && *p == ' ')
-        p++;
-    while (p + n < end && n + 1 < sizeof buf &&
-           (isdigit((unsigned char)p[n]) || p[n] == '.' || p[n] == '-' ||
-            p[n] == 'e' || p[n] == '+'))
-        n++;
-    if (!n)
-        return false;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
-    char *stop;
-    *out = strtod(buf, &stop);
-    return stop != buf;
-}
-
 /* "key X GB": SGLang prints GiB labelled GB (free / (1 << 30)). */
 static bool gib_after(const char *line, size_t len, const char *key,
                       uint64_t *bytes)
 {
     const char *p = kvb__log_after(line, len, key);
     double v;
-    if (!p || !num_at(p, line + len, &v) || v < 0 || v > 1e7)
+    if (!p || !kvb__log_number(p, line + len, 1e7, &v))
         return false;
     *bytes = (uint64_t)(v * 1073741824.0 + 0.5);
     return true;
@@ -775,7 +755,7 @@ static bool uint_after(const char *line, size_t len, const char *key,
 {
     const char *p = kvb__log_after(line, len, key);
     double v;
-    if (!p || !num_at(p, line + len, &v) || v < 0 || v > 1e15)
+    if (!p || !kvb__log_number(p, line + len, 1e15, &v))
         return false;
     *out = (uint64_t)v;
     return true;
@@ -835,7 +815,7 @@ static bool server_args_line(kvb_log_facts *f, const char *line, size_t len)
                    sizeof f->kv_cache_dtype))
         kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_DTYPE);
     if ((p = kvb__log_after(line, len, "mem_fraction_static=")) &&
-        num_at(p, line + len, &d) && d > 0 && d <= 1) {
+        kvb__log_number(p, line + len, 1, &d) && d > 0) {
         f->gpu_memory_utilization = d;
         kvb__log_set(f, KVB_LOG_BIT_GPU_MEMORY_UTILIZATION);
     }

@@ -13,39 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* tests/data/<name>, found from this file's path (CMake compiles it with
- * an absolute path) unless KVB_TEST_DATA says otherwise. */
-static void data_path(char *out, size_t cap, const char *name)
-{
-    const char *env = getenv("KVB_TEST_DATA");
-    const char *f = __FILE__;
-    const char *slash = strrchr(f, '/');
-    if (env && *env)
-        snprintf(out, cap, "%s/%s", env, name);
-    else
-        snprintf(out, cap, "%.*s/../data/%s", (int)(slash ? slash - f : 0), f,
-                 name);
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-    char path[1024];
-    data_path(path, sizeof path, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 typedef struct result {
     kvb_model m;
     kvb_quant q;

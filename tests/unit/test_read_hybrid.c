@@ -10,37 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void data_path(char *out, size_t cap, const char *name)
-{
-    const char *env = getenv("KVB_TEST_DATA");
-    const char *f = __FILE__;
-    const char *slash = strrchr(f, '/');
-    if (env && *env)
-        snprintf(out, cap, "%s/%s", env, name);
-    else
-        snprintf(out, cap, "%.*s/../data/%s", (int)(slash ? slash - f : 0), f,
-                 name);
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-    char path[1024];
-    data_path(path, sizeof path, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 /* Parse `name` with the first `from` replaced by `to` (from NULL: as is). */
 static kvb_status parse(const char *name, const char *from, const char *to,
                         kvb_model *m, kvb_error *e)

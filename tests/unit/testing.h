@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -24,6 +27,39 @@ extern const size_t kvb_tests_count;
 #define KVB_TESTS(...)                                                         \
     const struct CMUnitTest kvb_tests[] = {__VA_ARGS__};                       \
     const size_t kvb_tests_count = sizeof kvb_tests / sizeof kvb_tests[0]
+
+/* tests/data/<name>, found from this header's path (tests/unit) (CMake compiles
+ * it with an absolute path) unless KVB_TEST_DATA says otherwise. */
+static inline void data_path(char *out, size_t cap, const char *name)
+{
+    const char *env = getenv("KVB_TEST_DATA");
+    const char *f = __FILE__;
+    const char *slash = strrchr(f, '/');
+    if (env && *env)
+        snprintf(out, cap, "%s/%s", env, name);
+    else
+        snprintf(out, cap, "%.*s/../data/%s", (int)(slash ? slash - f : 0), f,
+                 name);
+}
+
+static inline char *slurp(const char *name, size_t *len)
+{
+    char path[1024];
+    data_path(path, sizeof path, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
 
 /* A preset model; fails the test when it does not exist. */
 static inline kvb_model preset_model(const char *name)

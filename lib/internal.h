@@ -897,6 +897,14 @@ typedef struct kvb__instance_row {
 } kvb__instance_row;
 
 extern const kvb__model_row kvb__model_rows[];
+/* An Ollama library name (NAME:SIZE[-flavour][-quant], presets/
+ * ollama_tags.c) to its preset's name and the tag's GGUF format in
+ * quant->method; a note says so.  KVB_ENOTFOUND (nothing set, *err
+ * untouched) when the name is not in the table; KVB_EUNSUPPORTED for a
+ * quantization the tag names but this version does not size. */
+kvb_status kvb__ollama_tag_find(const char *name, const char **preset,
+                                kvb_quant *quant, char *note, size_t cap,
+                                kvb_error *err);
 extern const size_t kvb__model_rows_count;
 extern const kvb__gpu_row kvb__gpu_rows[];
 extern const size_t kvb__gpu_rows_count;

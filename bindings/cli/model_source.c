@@ -4,7 +4,9 @@
  *
  *   1. an existing local file or folder             kvb_model_read
  *   2. a preset name or alias, or a quantized variant's repository name
- *      (kvb_preset_model_resolve: the preset in the checkpoint's format)
+ *      (kvb_preset_model_resolve: the preset in the checkpoint's format);
+ *      an Ollama library name (llama3.1:8b) is read from the local Ollama
+ *      store when it has been pulled, else is the preset at the tag's format
  *   3. hf://... or ollama://... (explicit schemes)  kvb_model_read_ref
  *   4. ORG/REPO[@REV][:QUANT]: the HF cache, then the Hub
  *
@@ -88,7 +90,9 @@ static int from_file(const cli_opts *o, cli_inputs *in)
     return 0;
 }
 
-static int from_ref(const cli_opts *o, cli_inputs *in)
+/* Read `ref`; *status says how it went (KVB_ENOTFOUND: not there). */
+static int read_ref(const cli_opts *o, const char *ref, cli_inputs *in,
+                    kvb_status *status)
 {
     kvb_ref_options opt;
     kvb_error e = KVB_ERROR_INIT;
@@ -97,14 +101,39 @@ static int from_ref(const cli_opts *o, cli_inputs *in)
     if (o->cache)
         opt.flags |= KVB_REF_STORE_CACHE;
     in->read.options = o->assume_llama ? KVB_READ_ASSUME_LLAMA : 0;
-    if (kvb_model_read_ref(o->model, &opt, &in->model, &in->quant, &in->read,
-                           &in->where, &e))
+    *status = kvb_model_read_ref(ref, &opt, &in->model, &in->quant, &in->read,
+                                 &in->where, &e);
+    if (*status == KVB_ENOTFOUND && ref != o->model)
+        return 0; /* the caller has another way */
+    if (*status)
         return read_error(o, &e);
     in->from_file = true;
     in->from_ref = true;
     snprintf(in->model_source, sizeof in->model_source, "%s",
              kvb_ref_source_name(in->where.source));
     return 0;
+}
+
+static int from_ref(const cli_opts *o, cli_inputs *in)
+{
+    kvb_status st;
+    return read_ref(o, o->model, in, &st);
+}
+
+/* NAME:TAG with no '/': the model as Ollama stores it when it has been
+ * pulled (exact), as `ollama run` would find it; *found says whether it
+ * was. */
+static int from_ollama_store(const cli_opts *o, cli_inputs *in, bool *found)
+{
+    char ref[300];
+    kvb_status st = KVB_ENOTFOUND;
+    *found = false;
+    if (!strchr(o->model, ':') || strchr(o->model, '/') ||
+        snprintf(ref, sizeof ref, "ollama://%s", o->model) >= (int)sizeof ref)
+        return 0;
+    int rc = read_ref(o, ref, in, &st);
+    *found = st == KVB_OK;
+    return rc;
 }
 
 int cli_model_load(const cli_opts *o, cli_inputs *in)
@@ -114,7 +143,10 @@ int cli_model_load(const cli_opts *o, cli_inputs *in)
     switch (cli_model_classify(o->model)) {
     case CLI_MODEL_PATH: rc = from_file(o, in); break;
     case CLI_MODEL_REF: rc = from_ref(o, in); break;
-    case CLI_MODEL_PRESET:
+    case CLI_MODEL_PRESET: {
+        bool pulled;
+        if ((rc = from_ollama_store(o, in, &pulled)) != 0 || pulled)
+            break;
         /* the preset in the checkpoint's own format, said aloud */
         if (kvb_preset_model_resolve(o->model, &in->model, &in->quant,
                                      in->model_note, sizeof in->model_note, &e))
@@ -126,6 +158,7 @@ int cli_model_load(const cli_opts *o, cli_inputs *in)
             in->read.warning_count = 1;
         }
         break;
+    }
     default:
         /* the lookup again, for its error ("did you mean") */
         if (kvb_preset_model_resolve(o->model, &in->model, &in->quant, NULL, 0,

@@ -11,13 +11,13 @@
  *     output channel
  *   -FP8 (Qwen3, DeepSeek): FP8 with 128x128 block scales; from nvidia/
  *     (ModelOpt): one scale per tensor
- *   -quantized.w4a16 (RedHatAI): compressed-tensors int4, group 128,
- *     sized as awq-4 as the config reader sizes it
- *   -quantized.w8a8 (RedHatAI): int8 weights with a scale per channel,
- *     the bytes of FP8 per channel
+ *   -quantized.w4a16 (RedHatAI): compressed-tensors int4, symmetric,
+ *     group 128 (w4a16)
+ *   -quantized.w8a8 (RedHatAI): int8 weights with a scale per channel
  *   -bnb-4bit (unsloth): bitsandbytes NF4, block 64, double quantization
  *     (its quantization_config sets bnb_4bit_use_double_quant)
- *   -FP4, -NVFP4: NVFP4, which this version cannot size: refused.
+ *   -FP4, -NVFP4: NVFP4 (FP4 weights, an FP8 scale per 16)
+ * and an Ollama library name (llama3.1:8b) through presets/ollama_tags.c.
  */
 #include "internal.h"
 
@@ -244,6 +244,10 @@ kvb_status kvb_preset_model_resolve(const char *name, kvb_model *model,
         set_native(row, &q, note, note_cap);
         return done(row, &q, model, quant, err);
     }
+    const char *preset = NULL;
+    st = kvb__ollama_tag_find(name, &preset, &q, note, note_cap, err);
+    if (st != KVB_ENOTFOUND)
+        return st ? st : done(find_row(preset), &q, model, quant, err);
     size_t n = strlen(name);
     for (size_t i = 0; i < KVB__ARRAY_LEN(suffixes); i++) {
         const suffix *s = &suffixes[i];

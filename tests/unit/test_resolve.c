@@ -166,6 +166,65 @@ static void test_resolve_misses(void **state)
     assert_int_equal(r.st, KVB_ENOTFOUND);
 }
 
+/* Ollama library tags: each maps to the preset of the same weights at
+ * the tag's default file, and that file's computed size is within 5% of
+ * the size ollama.com/library lists for the tag (GB, two figures; the
+ * next format up or down, Q4_0 against Q4_K_M or Q8_0, is 6% or more
+ * away). */
+static void test_resolve_ollama_tags(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tag;
+        double gb;
+    } listed[] = {
+        {"llama3.1:8b", 4.9},      {"llama3.1:70b", 43},
+        {"llama3.1:405b", 243},    {"llama3.2:1b", 1.3},
+        {"llama3.2:3b", 2.0},      {"llama3.3:70b", 43},
+        {"qwen2.5:0.5b", 0.398},   {"qwen2.5:7b", 4.7},
+        {"qwen2.5:14b", 9.0},      {"qwen2.5:32b", 20},
+        {"qwen2.5:72b", 47},       {"qwen3:4b", 2.6},
+        {"qwen3:8b", 5.2},         {"qwen3:14b", 9.3},
+        {"qwen3:32b", 20},         {"qwen3:30b", 19},
+        {"qwen3:235b", 142},       {"qwen2.5-coder:32b", 20},
+        {"qwen3-coder:30b", 19},   {"qwq:32b", 20},
+        {"gemma3:1b", 0.815},      {"phi4:14b", 9.1},
+        {"deepseek-r1:7b", 4.7},   {"deepseek-r1:14b", 9.0},
+        {"deepseek-r1:32b", 20},   {"deepseek-r1:70b", 43},
+        {"deepseek-r1:671b", 404}, {"deepseek-v3:671b", 404},
+        {"mistral:7b", 4.1},       {"mixtral:8x7b", 26},
+        {"mixtral:8x22b", 80},     {"mistral-nemo:12b", 7.1},
+        {"mistral-small:24b", 14}, {"mistral-large:123b", 73},
+        {"gpt-oss:20b", 14},       {"gpt-oss:120b", 65},
+    };
+    for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++) {
+        resolved r = resolve(listed[i].tag);
+        if (r.st != KVB_OK)
+            fail_msg("%s: %s", listed[i].tag, r.e.message);
+        kvb_weights w;
+        kvb_error e = KVB_ERROR_INIT;
+        assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+        assert_int_equal(kvb_weights_compute(&r.m, &r.q, 1, 1, &w, &e), KVB_OK);
+        double err = (double)w.bytes / (listed[i].gb * 1e9) - 1;
+        if (err > 0.05 || err < -0.05)
+            fail_msg("%s: %.3f GB against %.3g listed", listed[i].tag,
+                     (double)w.bytes / 1e9, listed[i].gb);
+    }
+    /* the default file, the tag's own format, a flavour */
+    expect("llama3.2:1b", "Llama-3.2-1B", KVB_QUANT_Q8_0, 0, 0);
+    expect("mistral:7b", "Mistral-7B-v0.3", KVB_QUANT_Q4_0, 0, 0);
+    expect("gpt-oss:20b", "gpt-oss-20b", KVB_QUANT_MXFP4, 0, 0);
+    expect("llama3.1:8b-instruct-q8_0", "Llama-3.1-8B", KVB_QUANT_Q8_0, 0, 0);
+    expect("qwen3:8b-q4_K_M", "Qwen3-8B", KVB_QUANT_Q4_K_M, 0, 0);
+    expect("llama3.1:70b-instruct-fp16", "Llama-3.1-70B", KVB_QUANT_FP16, 0, 0);
+    resolved r = resolve("llama3.1:8b");
+    assert_non_null(strstr(r.note, "Ollama library tag llama3.1:8b"));
+    /* a size the library does not list, and a format it cannot size */
+    assert_int_equal(resolve("llama3.1:9b").st, KVB_ENOTFOUND);
+    assert_int_equal(resolve("llama3.1:8b-instruct-q9_9").st, KVB_EUNSUPPORTED);
+}
+
 KVB_TESTS(cmocka_unit_test(test_resolve_native),
+          cmocka_unit_test(test_resolve_ollama_tags),
           cmocka_unit_test(test_resolve_repo_names),
           cmocka_unit_test(test_resolve_misses));

@@ -1645,6 +1645,9 @@ int main(int argc, char **argv)
         eprint();
         if (r.broken)
             fprintf(stderr, "\nfidelity: tolerance broken:\n%s", r.why);
+        json_decref(cks);
+        json_decref(r.gpus);
+        json_decref(r.records);
         return r.broken;
     }
     if (read_records(&r, dir, "vllm_dev.jsonl", SET_DEV) ||

@@ -295,8 +295,15 @@ int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx);
 /* Walk only the tensors of layers [first, last), plus the globals selected. */
 #define KVB__WALK_EMBED 1u
 #define KVB__WALK_HEAD  2u
+/* the vision tower and projector (model/vision.c) */
+#define KVB__WALK_TOWER 4u
 int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
                               unsigned globals, kvb__tensor_fn fn, void *ctx);
+/* Walk the vision tower's tensors (none for KVB_VISION_NONE); `replicate`
+ * keeps each whole on every rank (vLLM --mm-encoder-tp-mode data). */
+int kvb__vision_walk(const kvb_model *m, bool replicate, kvb__tensor_fn fn,
+                     void *ctx);
+void kvb__vision_name(const kvb__tdesc *t, char *buf, size_t cap);
 /* Hugging Face style name of a tensor. */
 void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
                       size_t cap);

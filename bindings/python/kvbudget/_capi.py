@@ -167,6 +167,16 @@ class Model(CStruct):
         ("ssm_conv_kernel", "uint32_t"), ("ssm_state_dtype", "int32_t"),
         ("rope_scaling_type", "int32_t"), ("rope_scaling_factor", "double"),
         ("original_max_position_embeddings", "uint64_t"),
+        # vision tower (@since 0.2)
+        ("vision_kind", "int32_t"), ("vision_num_layers", "uint32_t"),
+        ("vision_hidden_size", "uint64_t"),
+        ("vision_intermediate_size", "uint64_t"),
+        ("vision_num_heads", "uint32_t"), ("vision_patch_size", "uint32_t"),
+        ("vision_image_size", "uint32_t"),
+        ("vision_spatial_merge", "uint32_t"),
+        ("vision_out_hidden_size", "uint64_t"),
+        ("vision_position_rows", "uint32_t"),
+        ("vision_deepstack", "uint32_t"),
     )
 
 

@@ -817,7 +817,20 @@ typedef struct kvb_serving {
     uint64_t host_memory_bytes;     /* host RAM for offloaded layers; 0:
                                        unknown (not checked) */
     uint32_t gpus_per_node;         /* 0: all of gpu.count on one node */
+    /* ---- multimodal (@since 0.2) ---- */
+    uint32_t mm_disabled;           /* KVB_MM_* modalities limited to 0 (vLLM
+                                       --limit-mm-per-prompt, all of them
+                                       with --language-model-only) */
+    int32_t mm_encoder_tp_mode;     /* vLLM --mm-encoder-tp-mode: 0 weights
+                                       (the tower split like the decoder),
+                                       1 data (whole on every rank) */
 } kvb_serving;
+
+/** kvb_serving.mm_disabled bits. @since 0.2 */
+#define KVB_MM_IMAGE 1u
+#define KVB_MM_VIDEO 2u
+#define KVB_MM_AUDIO 4u
+#define KVB_MM_ALL   7u
 
 /**
  * Fill serving settings with their defaults (vLLM, newest line, engine

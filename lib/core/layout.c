@@ -209,6 +209,9 @@ static const field_row serving_fields[] = {
     F(T, gpu_overhead_bytes, uint64_t),
     F(T, host_memory_bytes, uint64_t),
     F(T, gpus_per_node, uint32_t),
+    /* multimodal (@since 0.2) */
+    F(T, mm_disabled, uint32_t),
+    F(T, mm_encoder_tp_mode, int32_t),
 };
 #undef T
 

@@ -260,7 +260,8 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
     /* vLLM builds the tower on the first pipeline stage, with the
      * embeddings (its models' get_input_embeddings). */
     if ((globals & KVB__WALK_TOWER) && !w.stop)
-        w.stop = kvb__vision_walk(m, false, fn, ctx);
+        w.stop = kvb__vision_walk(m, (globals & KVB__WALK_TOWER_WHOLE) != 0, fn,
+                                  ctx);
     for (uint32_t i = first; i < last && !w.stop; i++)
         layer(&w, i);
     if (globals & KVB__WALK_HEAD) {

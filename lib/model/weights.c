@@ -316,10 +316,20 @@ kvb_status kvb__stage_weights(const kvb_model *m, const kvb_quant *q,
                               bool expert_parallel, uint64_t *bytes,
                               kvb_error *err)
 {
+    return kvb__stage_weights_ex(m, q, tp, pp, stage, expert_parallel, 0, bytes,
+                                 err);
+}
+
+kvb_status kvb__stage_weights_ex(const kvb_model *m, const kvb_quant *q,
+                                 uint32_t tp, uint32_t pp, uint32_t stage,
+                                 bool expert_parallel, unsigned extra,
+                                 uint64_t *bytes, kvb_error *err)
+{
     uint32_t first, last;
     kvb__pp_layers(m->num_hidden_layers, stage, pp, &first, &last);
     unsigned globals = (stage == 0 ? KVB__WALK_EMBED | KVB__WALK_TOWER : 0) |
-                       (stage + 1 == pp ? KVB__WALK_HEAD : 0);
+                       (stage + 1 == pp ? KVB__WALK_HEAD : 0) |
+                       (stage == 0 ? extra : 0);
     weigh_ctx c = {{0}, tp, expert_parallel, true, 0, 0, 0, KVB_OK, {0}};
     kvb__quant_ctx_init(&c.qc, m, q);
     weigh_range(&c, first, last, globals);

@@ -184,10 +184,12 @@ static kvb_status plan_stage(const kvb__engine_in *in, kvb__stage_memo *mm,
     const kvb_serving *s = &in->s;
     /* a kept failure is computed again when its detail is wanted */
     if (!mm->weights_done || (mm->weights_st && err)) {
-        mm->weights_st = kvb__stage_weights(
+        mm->weights_st = kvb__stage_weights_ex(
             in->model, in->quant, s->tensor_parallel_size,
             s->pipeline_parallel_size, mm->stage,
-            s->enable_expert_parallel != 0, &mm->weights, err);
+            s->enable_expert_parallel != 0,
+            s->mm_encoder_tp_mode == 1 ? KVB__WALK_TOWER_WHOLE : 0,
+            &mm->weights, err);
         mm->weights_done = true;
     }
     if (mm->weights_st)
@@ -457,12 +459,14 @@ static void plan_clear(kvb_plan *p, bool with_message)
     size_t tail = offsetof(kvb_plan, message) + sizeof p->message;
     size_t end = offsetof(kvb_plan, warning);
     memset((char *)p + tail, 0, end - tail);
-    if (with_message) {
+    /* Warnings are written with or without a message (vLLM's tower
+     * warnings on most multimodal rows), so a reused plan must not keep a
+     * longer earlier one past the terminator. */
+    memset(p->warning, 0, sizeof p->warning);
+    if (with_message)
         memset(p->message, 0, sizeof p->message);
-        memset(p->warning, 0, sizeof p->warning);
-    } else {
-        p->message[0] = p->warning[0] = '\0';
-    }
+    else
+        p->message[0] = '\0';
 }
 
 kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
@@ -562,6 +566,8 @@ kvb_status kvb_plan_compute(const kvb_model *model, const kvb_quant *quant,
     in.gpu = &g;
     kvb_status st =
         load_inputs(model, quant, gpu, serving, &m, &q, &g, &in.s, err);
+    if (!st && kvb__vllm_text_only(&m, &in.s))
+        m.vision_kind = KVB_VISION_NONE; /* the tower is never loaded */
     if (!st)
         st = kvb__struct_in(plan, sizeof p, &p, "plan", err);
     if (!st)

@@ -260,6 +260,8 @@ class Serving(CStruct):
         ("backend", "int32_t"), ("max_total_tokens", "uint64_t"),
         ("max_input_tokens", "uint64_t"), ("gpu_overhead_bytes", "uint64_t"),
         ("host_memory_bytes", "uint64_t"), ("gpus_per_node", "uint32_t"),
+        # multimodal (@since 0.2)
+        ("mm_disabled", "uint32_t"), ("mm_encoder_tp_mode", "int32_t"),
     )
 
 

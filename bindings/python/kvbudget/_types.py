@@ -336,6 +336,9 @@ class Serving(_CMirror):
     gpu_overhead_bytes: int = 0
     host_memory_bytes: int = 0
     gpus_per_node: int = 0
+    # multimodal (@since 0.2)
+    mm_disabled: int = 0
+    mm_encoder_tp_mode: int = 0
 
 
 @dataclass(frozen=True)

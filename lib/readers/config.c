@@ -975,8 +975,32 @@ static kvb_status towers(cfg *c)
     return KVB_OK;
 }
 
+/* mllama (Llama 3.2 Vision): every cross_attention_layers entry attends
+ * to the image tokens and keeps their K/V per request (vLLM served it as
+ * an encoder-decoder model), beside a tower with gated global layers and
+ * tile embeddings.  Neither is laid out, so it is refused by name even
+ * with KVB_READ_ASSUME_LLAMA: a Llama reading would be confidently wrong. */
+static kvb_status refuse_mllama(cfg *c)
+{
+    const char *type = get_string(c->root, "model_type");
+    if (!type || kvb__strcasecmp(type, "mllama") != 0)
+        return KVB_OK;
+    const char *saved = c->prefix;
+    c->prefix = NULL;
+    kvb_status st =
+        cfg_fail(c, KVB_EUNSUPPORTED, "model_type",
+                 "model_type (mllama, Llama 3.2 Vision) is not modelled: its "
+                 "cross-attention layers keep K/V of the image tokens and its "
+                 "vision tower is not laid out; allowed: a text-only model");
+    c->prefix = saved;
+    return st;
+}
+
 static kvb_status architecture(cfg *c)
 {
+    kvb_status refused = refuse_mllama(c);
+    if (refused)
+        return refused;
     const char *type = get_string(c->obj, "model_type");
     const char *saved = c->prefix;
     if (!type) {

@@ -197,7 +197,7 @@ static void test_read_hf_unknown_family(void **state)
     assert_int_equal(r.m.vision_spatial_merge, 2);
     assert_null(strstr(r.info.warning, "vision_config"));
     /* mllama's tower and cross-attention layers are not laid out: its
-     * text model_type is refused, never planned as a smaller model. */
+     * model_type is refused by name, never planned as a smaller model. */
     r = parse("{\"model_type\": \"mllama\", \"text_config\": {"
               "\"model_type\": \"mllama_text_model\", \"hidden_size\": 4096,"
               "\"num_hidden_layers\": 40, \"num_attention_heads\": 32,"
@@ -206,6 +206,8 @@ static void test_read_hf_unknown_family(void **state)
               "\"cross_attention_layers\": [3, 8, 13, 18, 23, 28, 33, 38]},"
               "\"vision_config\": {\"num_hidden_layers\": 32}}");
     assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "config.model_type");
+    assert_non_null(strstr(r.e.message, "cross-attention"));
     /* A tower of another family is said aloud (LLaVA-style configs). */
     r = parse("{\"model_type\": \"llava\", \"text_config\": {"
               "\"model_type\": \"llama\", \"hidden_size\": 4096,"

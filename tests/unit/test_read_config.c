@@ -783,9 +783,32 @@ static void test_read_config_qwen3_vl(void **state)
     assert_int_equal(r.m.vision_deepstack, 3);
     assert_int_equal(r.m.vision_position_rows, 2304);
     assert_int_equal(params_of(&r.m), 8767123696ull);
+    kvb_model m = r.m;
+    /* Qwen/Qwen3-VL-30B-A3B-Instruct, keys as above (Qwen3VLMoeTextConfig):
+     * 31,070,754,032 is its HF safetensors total (30,532,122,624 text). */
+    r = parse(
+        "{\"model_type\": \"qwen3_vl_moe\", \"tie_word_embeddings\": false,"
+        "\"text_config\": {\"model_type\": \"qwen3_vl_moe_text\","
+        "\"hidden_size\": 2048, \"intermediate_size\": 6144,"
+        "\"num_hidden_layers\": 48, \"num_attention_heads\": 32,"
+        "\"num_key_value_heads\": 4, \"head_dim\": 128,"
+        "\"moe_intermediate_size\": 768, \"num_experts\": 128,"
+        "\"num_experts_per_tok\": 8, \"decoder_sparse_step\": 1,"
+        "\"mlp_only_layers\": [], \"vocab_size\": 151936,"
+        "\"max_position_embeddings\": 262144,"
+        "\"tie_word_embeddings\": false},"
+        "\"vision_config\": {\"model_type\": \"qwen3_vl_moe\","
+        "\"deepstack_visual_indexes\": [8, 16, 24], \"depth\": 27,"
+        "\"hidden_size\": 1152, \"intermediate_size\": 4304,"
+        "\"num_heads\": 16, \"num_position_embeddings\": 2304,"
+        "\"out_hidden_size\": 2048, \"patch_size\": 16,"
+        "\"spatial_merge_size\": 2, \"temporal_patch_size\": 2}}");
+    expect_ok(&r, "qwen3-vl-30b-a3b");
+    assert_int_equal(r.m.arch, KVB_ARCH_QWEN3_MOE);
+    assert_int_equal(params_of(&r.m), 31070754032ull);
     /* Tower fields are validated: a kind needs its shape, and a kind
      * outside the enum is refused by name. */
-    kvb_model m = r.m;
+    m = r.m;
     kvb_error e;
     assert_int_equal(kvb_error_init(&e, sizeof e), KVB_OK);
     m.vision_num_layers = 0;

@@ -462,15 +462,20 @@ static kvb_status check_vision(const kvb_model *m, kvb_error *err)
                          m->vision_kind, KVB_VISION_LAST_ - 1);
     if (m->vision_kind == KVB_VISION_NONE)
         return KVB_OK;
-    if (!m->vision_num_layers || !m->vision_hidden_size ||
-        !m->vision_intermediate_size || !m->vision_num_heads ||
-        !m->vision_patch_size)
-        return kvb__fail(err, KVB_EINVAL, "model.vision_num_layers",
-                         "model.vision_kind (%d) needs vision_num_layers, "
-                         "vision_hidden_size, vision_intermediate_size, "
-                         "vision_num_heads and vision_patch_size; "
-                         "allowed: all > 0",
-                         m->vision_kind);
+    const struct {
+        uint64_t v;
+        const char *name;
+    } need[] = {{m->vision_num_layers, "model.vision_num_layers"},
+                {m->vision_hidden_size, "model.vision_hidden_size"},
+                {m->vision_intermediate_size, "model.vision_intermediate_size"},
+                {m->vision_num_heads, "model.vision_num_heads"},
+                {m->vision_patch_size, "model.vision_patch_size"}};
+    for (size_t i = 0; i < KVB__ARRAY_LEN(need); i++)
+        if (need[i].v == 0)
+            return kvb__fail(err, KVB_EINVAL, need[i].name,
+                             "%s (0) is needed with vision_kind %d; "
+                             "allowed: > 0",
+                             need[i].name, m->vision_kind);
     const uint64_t cap = (uint64_t)1 << 20;
     if (m->vision_hidden_size > cap || m->vision_intermediate_size > cap ||
         m->vision_out_hidden_size > cap || m->vision_num_layers > 4096 ||

@@ -112,11 +112,13 @@ static bool large_device(const kvb__engine_in *in)
  * vLLM's multimodal models among the families the plan describes: every
  * Llama 4 checkpoint (Llama4ForConditionalGeneration) and Gemma 3 with
  * the vision checkpoints' text vocabulary of 262208 (Gemma-3 4B/12B/27B,
- * Gemma3ForConditionalGeneration; the text-only 1B has 262144).
+ * Gemma3ForConditionalGeneration; the text-only 1B has 262144), and any
+ * model whose config.json has a vision tower this library reads
+ * (Qwen2.5-VL, Qwen3-VL, Mistral 3: their vLLM classes are multimodal).
  */
 static bool multimodal(const kvb_model *m)
 {
-    return m->arch == KVB_ARCH_LLAMA4 ||
+    return m->arch == KVB_ARCH_LLAMA4 || m->vision_kind != KVB_VISION_NONE ||
            (m->arch == KVB_ARCH_GEMMA3 && m->vocab_size == 262208);
 }
 

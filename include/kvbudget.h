@@ -331,7 +331,38 @@ typedef struct kvb_model {
     int32_t rope_scaling_type;         /* kvb_rope_scaling; NONE: no scaling */
     double rope_scaling_factor;        /* rope_scaling.factor; 0: none (1) */
     uint64_t original_max_position_embeddings; /* rope_scaling's (YaRN); 0 */
+    /* ---- vision tower (@since 0.2; vision_kind NONE: text only).  The
+     * encoder blocks, patch and position embeddings and the projector
+     * into the language model, as each family's transformers modelling
+     * file builds them (docs/model.md, "Multimodal towers"). ---- */
+    int32_t vision_kind;               /* kvb_vision */
+    uint32_t vision_num_layers;        /* encoder blocks (depth) */
+    uint64_t vision_hidden_size;       /* encoder width */
+    uint64_t vision_intermediate_size; /* encoder MLP width */
+    uint32_t vision_num_heads;         /* encoder attention heads */
+    uint32_t vision_patch_size;        /* pixels per patch side */
+    uint32_t vision_image_size;        /* pixels per image side; 0: dynamic */
+    uint32_t vision_spatial_merge;     /* patches merged per side; 0: none */
+    uint64_t vision_out_hidden_size;   /* projector width (Qwen out_hidden_size,
+                                          Llama 4 projector dim); 0: hidden */
+    uint32_t vision_position_rows;     /* learned positions (Qwen3-VL); 0 */
+    uint32_t vision_deepstack;         /* Qwen3-VL deepstack mergers; 0 */
 } kvb_model;
+
+/**
+ * The family of a model's vision tower (kvb_model.vision_kind): each builds
+ * its encoder and projector differently.
+ * @since 0.2
+ */
+typedef enum kvb_vision {
+    KVB_VISION_NONE = 0,       /* text only */
+    KVB_VISION_SIGLIP = 1,     /* Gemma 3: SigLIP + soft-embedding projector */
+    KVB_VISION_QWEN2_5_VL = 2, /* Qwen2.5-VL: RMSNorm ViT, SwiGLU, merger */
+    KVB_VISION_QWEN3_VL = 3,   /* Qwen3-VL: LayerNorm ViT + deepstack mergers */
+    KVB_VISION_PIXTRAL = 4,    /* Mistral 3: Pixtral encoder + patch merger */
+    KVB_VISION_LLAMA4 = 5,     /* Llama 4: ViT + pixel-shuffle adapter */
+    KVB_VISION_LAST_           /* never use */
+} kvb_vision;
 
 /**
  * The rope_scaling type (rope_type or type) of a config.json.  vLLM's
@@ -548,6 +579,7 @@ typedef enum kvb_tensor_role {
     KVB_ROLE_SSM_CONV = 30,   /* causal conv1d weight (@since 0.2) */
     KVB_ROLE_SSM_HEAD = 31,   /* per-head A_log, D, dt_bias (@since 0.2) */
     KVB_ROLE_SSM_OUT = 32,    /* out_proj of a recurrent mixer (@since 0.2) */
+    KVB_ROLE_VISION = 33,     /* a vision-tower or projector tensor (@since 0.2) */
     KVB_ROLE_LAST_            /* never use */
 } kvb_tensor_role;
 
@@ -816,7 +848,20 @@ typedef struct kvb_serving {
     uint64_t host_memory_bytes;     /* host RAM for offloaded layers; 0:
                                        unknown (not checked) */
     uint32_t gpus_per_node;         /* 0: all of gpu.count on one node */
+    /* ---- multimodal (@since 0.2) ---- */
+    uint32_t mm_disabled;           /* KVB_MM_* modalities limited to 0 (vLLM
+                                       --limit-mm-per-prompt, all of them
+                                       with --language-model-only) */
+    int32_t mm_encoder_tp_mode;     /* vLLM --mm-encoder-tp-mode: 0 weights
+                                       (the tower split like the decoder),
+                                       1 data (whole on every rank) */
 } kvb_serving;
+
+/** kvb_serving.mm_disabled bits. @since 0.2 */
+#define KVB_MM_IMAGE 1u
+#define KVB_MM_VIDEO 2u
+#define KVB_MM_AUDIO 4u
+#define KVB_MM_ALL   7u
 
 /**
  * Fill serving settings with their defaults (vLLM, newest line, engine

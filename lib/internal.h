@@ -298,8 +298,17 @@ int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx);
 /* Walk only the tensors of layers [first, last), plus the globals selected. */
 #define KVB__WALK_EMBED 1u
 #define KVB__WALK_HEAD  2u
+/* the vision tower and projector (model/vision.c); _WHOLE keeps it
+ * unsplit on every rank (vLLM --mm-encoder-tp-mode data) */
+#define KVB__WALK_TOWER       4u
+#define KVB__WALK_TOWER_WHOLE 8u
 int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
                               unsigned globals, kvb__tensor_fn fn, void *ctx);
+/* Walk the vision tower's tensors (none for KVB_VISION_NONE); `replicate`
+ * keeps each whole on every rank (vLLM --mm-encoder-tp-mode data). */
+int kvb__vision_walk(const kvb_model *m, bool replicate, kvb__tensor_fn fn,
+                     void *ctx);
+void kvb__vision_name(const kvb__tdesc *t, char *buf, size_t cap);
 /* Hugging Face style name of a tensor. */
 void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
                       size_t cap);
@@ -351,6 +360,14 @@ kvb_status kvb__stage_weights(const kvb_model *m, const kvb_quant *q,
                               uint32_t tp, uint32_t pp, uint32_t stage,
                               bool expert_parallel, uint64_t *bytes,
                               kvb_error *err);
+/* The same with extra KVB__WALK_* bits on stage 0 (KVB__WALK_TOWER_WHOLE). */
+kvb_status kvb__stage_weights_ex(const kvb_model *m, const kvb_quant *q,
+                                 uint32_t tp, uint32_t pp, uint32_t stage,
+                                 bool expert_parallel, unsigned extra,
+                                 uint64_t *bytes, kvb_error *err);
+/* vLLM's text-only mode (engines/vllm.c): every modality of the model's
+ * tower limited to 0, in a release that then skips loading it. */
+bool kvb__vllm_text_only(const kvb_model *m, const kvb_serving *s);
 
 /* ---- KV cache (kvcache.c) ---- */
 

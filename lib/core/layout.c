@@ -113,6 +113,18 @@ static const field_row model_fields[] = {
     F(T, rope_scaling_type, int32_t),
     F(T, rope_scaling_factor, double),
     F(T, original_max_position_embeddings, uint64_t),
+    /* vision tower (@since 0.2) */
+    F(T, vision_kind, int32_t),
+    F(T, vision_num_layers, uint32_t),
+    F(T, vision_hidden_size, uint64_t),
+    F(T, vision_intermediate_size, uint64_t),
+    F(T, vision_num_heads, uint32_t),
+    F(T, vision_patch_size, uint32_t),
+    F(T, vision_image_size, uint32_t),
+    F(T, vision_spatial_merge, uint32_t),
+    F(T, vision_out_hidden_size, uint64_t),
+    F(T, vision_position_rows, uint32_t),
+    F(T, vision_deepstack, uint32_t),
 };
 #undef T
 
@@ -197,6 +209,9 @@ static const field_row serving_fields[] = {
     F(T, gpu_overhead_bytes, uint64_t),
     F(T, host_memory_bytes, uint64_t),
     F(T, gpus_per_node, uint32_t),
+    /* multimodal (@since 0.2) */
+    F(T, mm_disabled, uint32_t),
+    F(T, mm_encoder_tp_mode, int32_t),
 };
 #undef T
 

@@ -130,6 +130,8 @@ static const struct {
      "-1 (auto), 0, 1"},
     {offsetof(kvb_serving, backend), "serving.backend", 0, 1,
      "0 (default), 1 (the engine's other backend)"},
+    {offsetof(kvb_serving, mm_encoder_tp_mode), "serving.mm_encoder_tp_mode", 0,
+     1, "0 (weights), 1 (data)"},
 };
 #undef SF
 
@@ -166,6 +168,11 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
                              signed_fields[i].name, v,
                              signed_fields[i].allowed);
     }
+    if (out->mm_disabled & ~KVB_MM_ALL)
+        return kvb__fail(err, KVB_ERANGE, "serving.mm_disabled",
+                         "serving.mm_disabled (%u) has unknown bits; "
+                         "allowed: KVB_MM_IMAGE | KVB_MM_VIDEO | KVB_MM_AUDIO",
+                         out->mm_disabled);
     if (out->n_gpu_layers != KVB_ALL_LAYERS && out->n_gpu_layers > 4096)
         return kvb__fail(err, KVB_ERANGE, "serving.n_gpu_layers",
                          "serving.n_gpu_layers (%u) is out of range; "

@@ -112,11 +112,13 @@ static bool large_device(const kvb__engine_in *in)
  * vLLM's multimodal models among the families the plan describes: every
  * Llama 4 checkpoint (Llama4ForConditionalGeneration) and Gemma 3 with
  * the vision checkpoints' text vocabulary of 262208 (Gemma-3 4B/12B/27B,
- * Gemma3ForConditionalGeneration; the text-only 1B has 262144).
+ * Gemma3ForConditionalGeneration; the text-only 1B has 262144), and any
+ * model whose config.json has a vision tower this library reads
+ * (Qwen2.5-VL, Qwen3-VL, Mistral 3: their vLLM classes are multimodal).
  */
 static bool multimodal(const kvb_model *m)
 {
-    return m->arch == KVB_ARCH_LLAMA4 ||
+    return m->arch == KVB_ARCH_LLAMA4 || m->vision_kind != KVB_VISION_NONE ||
            (m->arch == KVB_ARCH_GEMMA3 && m->vocab_size == 262208);
 }
 
@@ -1635,6 +1637,29 @@ static bool vllm_startup_check(const kvb__engine_in *in)
     return !line_v0(in) && (in->version == 0 || in->version >= 901);
 }
 
+/* A model with a vision tower: what vLLM does with it that the plan
+ * states rather than models (issue 14). */
+static void vllm_tower_warnings(const kvb__engine_in *in, kvb_plan *p)
+{
+    const kvb_model *m = in->model;
+    if (m->vision_kind == KVB_VISION_NONE) {
+        if (in->s.mm_disabled)
+            warn(p, "text-only mode: the vision tower is left out, as "
+                    "vLLM skips it where the model implements that (PR "
+                    "#22299)");
+        return;
+    }
+    /* vllm/v1/core/encoder_cache_manager.py compute_encoder_budget: the
+     * encoder cache holds max(max_num_batched_tokens, the largest item's
+     * tokens); the profile run encodes dummy items of maximum size. */
+    warn(p, "vision tower counted; the encoder profile (max-size dummy "
+            "images per --limit-mm-per-prompt, encoder cache of "
+            "compute_encoder_budget) is not: fewer KV tokens may fit");
+    if (in->s.mm_encoder_tp_mode == 1 && in->s.tensor_parallel_size > 1)
+        warn(p, "--mm-encoder-tp-mode data: the tower is whole on every "
+                "rank (models without it split the tower)");
+}
+
 /* CUDA graphs are captured after the profile run's activations were
  * freed: vLLM empties the cache after profiling (memory_profiling from
  * 0.6.5; the worker's empty_cache in 0.3.1-0.6.3), so the room the
@@ -1667,6 +1692,7 @@ static void vllm_warnings(const kvb__engine_in *in, kvb_plan *p)
                  in->s.block_size);
         warn(p, text);
     }
+    vllm_tower_warnings(in, p);
     if (strstr(in->gpu->name, "MIG") || strstr(in->gpu->name, "vGPU") ||
         strstr(in->gpu->name, "-1g.") || strstr(in->gpu->name, "-2g.") ||
         strstr(in->gpu->name, "-3g."))
@@ -1741,6 +1767,112 @@ static kvb_status vllm_chunked(kvb__cmd *c, const char *flag, const char *value,
     return KVB_OK;
 }
 
+/* ---- multimodal (issue 14) ---- */
+
+/* The modalities a tower family's vLLM model accepts: the Qwen VL models
+ * take images and videos, the others images only. */
+static uint32_t tower_modalities(const kvb_model *m)
+{
+    switch (m->vision_kind) {
+    case KVB_VISION_NONE: return 0;
+    case KVB_VISION_QWEN2_5_VL:
+    case KVB_VISION_QWEN3_VL: return KVB_MM_IMAGE | KVB_MM_VIDEO;
+    default: return KVB_MM_IMAGE;
+    }
+}
+
+/* "Implicit language-model-only mode": with every modality limited to 0
+ * vLLM does not build the tower (PR #22299, in 0.10.1; Qwen3-VL by PR
+ * #26000, merged 2025-10-01, so 0.11.0 here); --language-model-only says
+ * the same outright (PR #34120). */
+bool kvb__vllm_text_only(const kvb_model *m, const kvb_serving *s)
+{
+    uint32_t need = tower_modalities(m);
+    if (s->engine != KVB_ENGINE_VLLM || !need ||
+        (s->mm_disabled & need) != need)
+        return false;
+    uint32_t v = s->engine_version;
+    uint32_t since = m->vision_kind == KVB_VISION_QWEN3_VL ? 1100u : 1001u;
+    return v == 0 || v >= since;
+}
+
+/* One modality's limit in a --limit-mm-per-prompt value: JSON
+ * ('{"image": 0, "video": 0}', or '{"image": {"count": 0}}' in later
+ * releases) or the older 'image=0,video=0'.  -1 when not named. */
+static int64_t mm_limit(const char *value, const char *name)
+{
+    const char *at = strstr(value, name);
+    if (!at)
+        return -1;
+    at += strlen(name);
+    while (*at && (*at < '0' || *at > '9') && *at != ',' && *at != '}')
+        at++;
+    if (*at < '0' || *at > '9')
+        return -1;
+    int64_t n = 0;
+    while (*at >= '0' && *at <= '9' && n < 1000000)
+        n = n * 10 + (*at++ - '0');
+    return n;
+}
+
+static void mm_set(kvb__cmd *c, uint32_t bit, int64_t limit)
+{
+    if (limit == 0)
+        c->s->mm_disabled |= bit;
+    else if (limit > 0)
+        c->s->mm_disabled &= ~bit;
+}
+
+/* --limit-mm-per-prompt VALUE, and the dotted per-modality spellings
+ * (--limit-mm-per-prompt.image 0) of vLLM's nested-argument parser. */
+static kvb_status vllm_limit_mm(kvb__cmd *c, const char *flag,
+                                const char *value, kvb_error *err)
+{
+    (void)err;
+    static const struct {
+        const char *name;
+        uint32_t bit;
+    } kinds[] = {{"image", KVB_MM_IMAGE},
+                 {"video", KVB_MM_VIDEO},
+                 {"audio", KVB_MM_AUDIO}};
+    const char *dot = strchr(flag + 2, '.');
+    for (size_t i = 0; i < KVB__ARRAY_LEN(kinds); i++) {
+        if (dot && strcmp(dot + 1, kinds[i].name) == 0)
+            mm_set(c, kinds[i].bit, mm_limit(value, ""));
+        else if (!dot)
+            mm_set(c, kinds[i].bit, mm_limit(value, kinds[i].name));
+    }
+    return KVB_OK;
+}
+
+static kvb_status vllm_lm_only(kvb__cmd *c, const char *flag, const char *value,
+                               kvb_error *err)
+{
+    bool on = true;
+    kvb_status st = value ? kvb__cmd_bool(flag, value, &on, err) : KVB_OK;
+    if (!st && on)
+        c->s->mm_disabled = KVB_MM_ALL;
+    return st;
+}
+
+/* --mm-encoder-tp-mode weights|data (PR #23190, 0.10.2), which renamed
+ * --enable-multimodal-encoder-data-parallel (PR #18368). */
+static kvb_status vllm_mm_tp_mode(kvb__cmd *c, const char *flag,
+                                  const char *value, kvb_error *err)
+{
+    if (!value) {
+        c->s->mm_encoder_tp_mode = 1;
+        return KVB_OK;
+    }
+    if (strcmp(value, "weights") == 0 || strcmp(value, "data") == 0) {
+        c->s->mm_encoder_tp_mode = value[0] == 'd' ? 1 : 0;
+        return KVB_OK;
+    }
+    return kvb__fail(err, KVB_EPARSE, "serving.mm_encoder_tp_mode",
+                     "%s (%s) is not a mode; allowed: weights, data", flag,
+                     value);
+}
+
 #define S KVB__FLAG_SERVING
 #define C KVB__FLAG_COMMAND
 /* vllm/engine/arg_utils.py (EngineArgs.add_cli_args) and
@@ -1771,6 +1903,13 @@ static const kvb__flag vllm_flags[] = {
     S("--kv-cache-memory|--kv-cache-memory-bytes", NULL, KVB__FLAG_SIZE,
       kv_cache_memory_bytes),
     KVB__FLAG_SET(NULL, "VLLM_USE_V1", vllm_use_v1),
+    KVB__FLAG_SET("--limit-mm-per-prompt|--limit-mm-per-prompt.image|"
+                  "--limit-mm-per-prompt.video|--limit-mm-per-prompt.audio",
+                  NULL, vllm_limit_mm),
+    KVB__FLAG_SET_BARE("--language-model-only", NULL, vllm_lm_only),
+    KVB__FLAG_SET("--mm-encoder-tp-mode", NULL, vllm_mm_tp_mode),
+    KVB__FLAG_SET_BARE("--enable-multimodal-encoder-data-parallel", NULL,
+                       vllm_mm_tp_mode),
     KVB__FLAG_SKIP(
         "--tokenizer|--revision|--tokenizer-revision|"
         "--tokenizer-mode|--served-model-name|--host|--port|"
@@ -1779,7 +1918,7 @@ static const kvb__flag vllm_flags[] = {
         "--tool-call-parser|--reasoning-parser|"
         "--distributed-executor-backend|--uvicorn-log-level|"
         "--generation-config|--override-generation-config|"
-        "--hf-overrides|--limit-mm-per-prompt|"
+        "--hf-overrides|"
         "--mm-processor-kwargs|--max-lora-rank|--max-loras|"
         "--lora-modules|--config|--compilation-config|-O|"
         "--speculative-config|--root-path|--middleware|"

@@ -257,6 +257,11 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
         emit(&w, KVB_ROLE_POS_EMBED, -1, KVB_SPLIT_REPLICATED, 1,
              m->position_embedding_rows, m->hidden_size, KVB_ROLE_POS_EMBED, 0);
     }
+    /* vLLM builds the tower on the first pipeline stage, with the
+     * embeddings (its models' get_input_embeddings). */
+    if ((globals & KVB__WALK_TOWER) && !w.stop)
+        w.stop = kvb__vision_walk(m, (globals & KVB__WALK_TOWER_WHOLE) != 0, fn,
+                                  ctx);
     for (uint32_t i = first; i < last && !w.stop; i++)
         layer(&w, i);
     if (globals & KVB__WALK_HEAD) {
@@ -270,8 +275,9 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
 
 int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx)
 {
-    return kvb__inventory_walk_range(m, 0, m->num_hidden_layers,
-                                     KVB__WALK_EMBED | KVB__WALK_HEAD, fn, ctx);
+    return kvb__inventory_walk_range(
+        m, 0, m->num_hidden_layers,
+        KVB__WALK_EMBED | KVB__WALK_HEAD | KVB__WALK_TOWER, fn, ctx);
 }
 
 /* ---- names ---- */
@@ -385,6 +391,7 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
         snprintf(buf, cap, "%s.embed_positions.weight", root);
         return;
     case KVB_ROLE_LM_HEAD: snprintf(buf, cap, "lm_head.weight"); return;
+    case KVB_ROLE_VISION: kvb__vision_name(t, buf, cap); return;
     case KVB_ROLE_NORM: norm_name(m, t, prefix, buf, cap); return;
     case KVB_ROLE_SSM_HEAD: {
         static const char *const param[] = {"A_log", "dt_bias", "D"};

@@ -460,6 +460,45 @@ static kvb_status check_products(const kvb_model *m, kvb_error *err)
                      m->num_experts);
 }
 
+/* A tower needs its shape; every size stays small enough that the walk's
+ * products (merge^2 x width squared) fit in 64 bits. */
+static kvb_status check_vision(const kvb_model *m, kvb_error *err)
+{
+    if (m->vision_kind < 0 || m->vision_kind >= KVB_VISION_LAST_)
+        return kvb__fail(err, KVB_ERANGE, "model.vision_kind",
+                         "model.vision_kind (%d) is not a tower family; "
+                         "allowed: 0..%d",
+                         m->vision_kind, KVB_VISION_LAST_ - 1);
+    if (m->vision_kind == KVB_VISION_NONE)
+        return KVB_OK;
+    const struct {
+        uint64_t v;
+        const char *name;
+    } need[] = {{m->vision_num_layers, "model.vision_num_layers"},
+                {m->vision_hidden_size, "model.vision_hidden_size"},
+                {m->vision_intermediate_size, "model.vision_intermediate_size"},
+                {m->vision_num_heads, "model.vision_num_heads"},
+                {m->vision_patch_size, "model.vision_patch_size"}};
+    for (size_t i = 0; i < KVB__ARRAY_LEN(need); i++)
+        if (need[i].v == 0)
+            return kvb__fail(err, KVB_EINVAL, need[i].name,
+                             "%s (0) is needed with vision_kind %d; "
+                             "allowed: > 0",
+                             need[i].name, m->vision_kind);
+    const uint64_t cap = (uint64_t)1 << 20;
+    if (m->vision_hidden_size > cap || m->vision_intermediate_size > cap ||
+        m->vision_out_hidden_size > cap || m->vision_num_layers > 4096 ||
+        m->vision_patch_size > 4096 || m->vision_image_size > cap ||
+        m->vision_spatial_merge > 8 || m->vision_position_rows > cap ||
+        m->vision_deepstack > 4096)
+        return kvb__fail(err, KVB_ERANGE, "model.vision_hidden_size",
+                         "model.vision_* sizes are out of range; allowed: "
+                         "widths and image sides up to %llu, up to 4096 "
+                         "layers, a spatial merge up to 8",
+                         (unsigned long long)cap);
+    return KVB_OK;
+}
+
 kvb_status kvb_model_validate(const kvb_model *model, kvb_error *err)
 {
     kvb_model m;
@@ -479,5 +518,7 @@ kvb_status kvb__model_load(const kvb_model *in, kvb_model *out, kvb_error *err)
         st = check_mlp(out, err);
     if (!st)
         st = check_products(out, err);
+    if (!st)
+        st = check_vision(out, err);
     return st;
 }

@@ -469,6 +469,13 @@ int32_t kvb__storage_for(kvb__quant_ctx *qc, const kvb__tdesc *t)
     bool weight = t->cols > 1 && t->role != KVB_ROLE_NORM &&
                   t->role != KVB_ROLE_BIAS && t->role != KVB_ROLE_SINKS &&
                   t->role != KVB_ROLE_ROUTER_BIAS;
+    /* Quantized checkpoints leave the tower in 16 bits: their ignore /
+     * modules_to_not_convert lists name it (RedHatAI Llama-4-Scout
+     * FP8-dynamic: vision_model.*, multi_modal_projector.*), and GGUF
+     * keeps it in a separate mmproj file. */
+    if (t->role == KVB_ROLE_VISION && q->method != KVB_QUANT_FP32 &&
+        q->method != KVB_QUANT_FP16 && q->method != KVB_QUANT_BF16)
+        return float_storage(dtype);
     switch (q->method) {
     case KVB_QUANT_FP32: return KVB_STORAGE_F32;
     case KVB_QUANT_FP16: return KVB_STORAGE_F16;

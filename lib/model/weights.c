@@ -27,7 +27,11 @@ static int count_tensor(void *vctx, const kvb__tdesc *t)
         (t->role == KVB_ROLE_BIAS && (t->of_role == KVB_ROLE_EXPERT_GATE ||
                                       t->of_role == KVB_ROLE_EXPERT_UP ||
                                       t->of_role == KVB_ROLE_EXPERT_DOWN));
-    c->active += routed ? one * c->m->num_experts_per_tok : one * t->experts;
+    /* The tower encodes images, not text tokens: a model card's "active"
+     * figure (Llama 4's 17B) leaves it out. */
+    if (t->role != KVB_ROLE_VISION)
+        c->active +=
+            routed ? one * c->m->num_experts_per_tok : one * t->experts;
     return 0;
 }
 
@@ -35,8 +39,9 @@ static int count_tensor(void *vctx, const kvb__tdesc *t)
 void kvb__model_params(const kvb_model *m, uint64_t *total, uint64_t *active)
 {
     count_ctx c = {m, 0, 0};
-    kvb__inventory_walk_range(m, 0, 0, KVB__WALK_EMBED | KVB__WALK_HEAD,
-                              count_tensor, &c);
+    kvb__inventory_walk_range(
+        m, 0, 0, KVB__WALK_EMBED | KVB__WALK_HEAD | KVB__WALK_TOWER,
+        count_tensor, &c);
     if (m->layer_pattern[0]) { /* a hybrid: its layers differ; walk each */
         for (uint32_t i = 0; i < m->num_hidden_layers; i++)
             kvb__inventory_walk_range(m, i, i + 1, 0, count_tensor, &c);
@@ -304,10 +309,20 @@ kvb_status kvb__stage_weights(const kvb_model *m, const kvb_quant *q,
                               bool expert_parallel, uint64_t *bytes,
                               kvb_error *err)
 {
+    return kvb__stage_weights_ex(m, q, tp, pp, stage, expert_parallel, 0, bytes,
+                                 err);
+}
+
+kvb_status kvb__stage_weights_ex(const kvb_model *m, const kvb_quant *q,
+                                 uint32_t tp, uint32_t pp, uint32_t stage,
+                                 bool expert_parallel, unsigned extra,
+                                 uint64_t *bytes, kvb_error *err)
+{
     uint32_t first, last;
     kvb__pp_layers(m->num_hidden_layers, stage, pp, &first, &last);
-    unsigned globals = (stage == 0 ? KVB__WALK_EMBED : 0) |
-                       (stage + 1 == pp ? KVB__WALK_HEAD : 0);
+    unsigned globals = (stage == 0 ? KVB__WALK_EMBED | KVB__WALK_TOWER : 0) |
+                       (stage + 1 == pp ? KVB__WALK_HEAD : 0) |
+                       (stage == 0 ? extra : 0);
     weigh_ctx c = {{0}, tp, expert_parallel, true, 0, 0, 0, KVB_OK, {0}};
     kvb__quant_ctx_init(&c.qc, m, q);
     weigh_range(&c, first, last, globals);
@@ -323,7 +338,8 @@ kvb_status kvb__weights_total(const kvb_model *m, const kvb_quant *q,
 {
     weigh_ctx c = {{0}, 1, false, false, 0, 0, 0, KVB_OK, {0}};
     kvb__quant_ctx_init(&c.qc, m, q);
-    weigh_range(&c, 0, m->num_hidden_layers, KVB__WALK_EMBED | KVB__WALK_HEAD);
+    weigh_range(&c, 0, m->num_hidden_layers,
+                KVB__WALK_EMBED | KVB__WALK_HEAD | KVB__WALK_TOWER);
     if (c.st)
         return weigh_fail(m, q, &c, 1, err);
     *bytes = c.bytes;

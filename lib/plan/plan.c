@@ -195,10 +195,12 @@ static kvb_status plan_stage(const kvb__engine_in *in, kvb__stage_memo *mm,
     const kvb_serving *s = &in->s;
     /* a kept failure is computed again when its detail is wanted */
     if (!mm->weights_done || (mm->weights_st && err)) {
-        mm->weights_st = kvb__stage_weights(
+        mm->weights_st = kvb__stage_weights_ex(
             in->model, in->quant, s->tensor_parallel_size,
             s->pipeline_parallel_size, mm->stage,
-            s->enable_expert_parallel != 0, &mm->weights, err);
+            s->enable_expert_parallel != 0,
+            s->mm_encoder_tp_mode == 1 ? KVB__WALK_TOWER_WHOLE : 0,
+            &mm->weights, err);
         mm->weights_done = true;
     }
     if (mm->weights_st)
@@ -468,10 +470,11 @@ static void plan_clear(kvb_plan *p, bool with_message)
     size_t tail = offsetof(kvb_plan, message) + sizeof p->message;
     size_t end = offsetof(kvb_plan, warning);
     memset((char *)p + tail, 0, end - tail);
-    /* warnings are written in sweeps too (a hybrid's block size): a
-     * previous row's is cleared whole, so rows compare byte for byte */
-    if (with_message || p->warning[0])
-        memset(p->warning, 0, sizeof p->warning);
+    /* Warnings are written with or without a message (a hybrid's block
+     * size in sweeps, vLLM's tower warnings on most multimodal rows), so a
+     * reused plan must not keep a longer earlier one past the terminator:
+     * rows compare byte for byte. */
+    memset(p->warning, 0, sizeof p->warning);
     if (with_message)
         memset(p->message, 0, sizeof p->message);
     else
@@ -577,6 +580,8 @@ kvb_status kvb_plan_compute(const kvb_model *model, const kvb_quant *quant,
     in.gpu = &g;
     kvb_status st =
         load_inputs(model, quant, gpu, serving, &m, &q, &g, &in.s, err);
+    if (!st && kvb__vllm_text_only(&m, &in.s))
+        m.vision_kind = KVB_VISION_NONE; /* the tower is never loaded */
     if (!st)
         st = kvb__struct_in(plan, sizeof p, &p, "plan", err);
     if (!st)

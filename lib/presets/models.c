@@ -16,6 +16,29 @@
  */
 #include "internal.h"
 
+/* Vision towers shared by several rows (model/vision.c walks them).
+ * SigLIP-so400m at 896 px: Gemma 3 4B/12B/27B config.json vision_config
+ * (27 x 1152, 4304, 16 heads, patch 14). */
+#define KVB__SIGLIP_TOWER                                                      \
+    .vision_kind = KVB_VISION_SIGLIP, .vision_num_layers = 27u,                \
+    .vision_hidden_size = 1152u, .vision_intermediate_size = 4304u,            \
+    .vision_num_heads = 16u, .vision_patch_size = 14u,                         \
+    .vision_image_size = 896u
+/* Llama 4 Scout and Maverick config.json vision_config: 34 x 1408, 5632,
+ * 16 heads, 336 px, patch 14, projector 4096. */
+#define KVB__LLAMA4_TOWER                                                      \
+    .vision_kind = KVB_VISION_LLAMA4, .vision_num_layers = 34u,                \
+    .vision_hidden_size = 1408u, .vision_intermediate_size = 5632u,            \
+    .vision_num_heads = 16u, .vision_patch_size = 14u,                         \
+    .vision_image_size = 336u, .vision_out_hidden_size = 4096u
+/* Qwen2.5-VL vision_config: depth 32, 1280 wide, 16 heads, patch 14,
+ * merge 2; the MLP width and out_hidden_size differ by size. */
+#define KVB__QWEN25_VL_TOWER(ff, out)                                          \
+    .vision_kind = KVB_VISION_QWEN2_5_VL, .vision_num_layers = 32u,            \
+    .vision_hidden_size = 1280u, .vision_intermediate_size = (ff),             \
+    .vision_num_heads = 16u, .vision_patch_size = 14u,                         \
+    .vision_spatial_merge = 2u, .vision_out_hidden_size = (out)
+
 const kvb__model_row kvb__model_rows[] = {
     {"Llama-2-7B",
      "meta-llama/Llama-2-7b-hf,Llama-2-7b-hf",
@@ -197,8 +220,11 @@ const kvb__model_row kvb__model_rows[] = {
      " unless tied], per layer q/k/v/o [+biases/qk-norms], MLP/experts,"
      " norms, final norm); exact integer; published figures from HF"
      " blog 'Welcome Llama 4 Maverick & Scout' (public code) and Meta"
-     " model card",
-     107769861120ull,
+     " model card; vision tower from the same file's vision_config"
+     " (model/vision.c); 108,641,793,536 = HF safetensors total of"
+     " meta-llama/Llama-4-Scout-17B-16E-Instruct (tower and projector"
+     " included; 107,769,861,120 text only)",
+     108641793536ull,
      {
          .arch = KVB_ARCH_LLAMA4,
          .dtype = KVB_DTYPE_BF16,
@@ -217,6 +243,7 @@ const kvb__model_row kvb__model_rows[] = {
          .num_shared_experts = 1u,
          .attention_chunk_size = 8192u,
          .attention_chunk_pattern = 4u,
+         KVB__LLAMA4_TOWER,
      }},
     {"Llama-4-Maverick-17B-128E",
      "meta-llama/Llama-4-Maverick-17B-128E,meta-llama/"
@@ -229,8 +256,10 @@ const kvb__model_row kvb__model_rows[] = {
      " computed from the config with the standard tensor inventory"
      " (embed, [lm_head unless tied], per layer q/k/v/o"
      " [+biases/qk-norms], MLP/experts, norms, final norm); exact"
-     " integer; published: HF blog / Meta card",
-     400711848960ull,
+     " integer; published: HF blog / Meta card; plus Scout's vision"
+     " tower (Maverick's config.json has the same vision_config):"
+     " 400,711,848,960 text + 871,932,416 tower",
+     401583781376ull,
      {
          .arch = KVB_ARCH_LLAMA4,
          .dtype = KVB_DTYPE_BF16,
@@ -250,6 +279,7 @@ const kvb__model_row kvb__model_rows[] = {
          .moe_layer_step = 2u,
          .attention_chunk_size = 8192u,
          .attention_chunk_pattern = 4u,
+         KVB__LLAMA4_TOWER,
      }},
     {"Mistral-7B-v0.1",
      "mistralai/Mistral-7B-v0.1",
@@ -649,8 +679,10 @@ const kvb__model_row kvb__model_rows[] = {
      " UNCERTAIN; parameter count: computed from the config with the"
      " standard tensor inventory (embed, [lm_head unless tied], per"
      " layer q/k/v/o [+biases/qk-norms], MLP/experts, norms, final"
-     " norm); exact integer (text only, vocab 262208)",
-     27009346304ull,
+     " norm); exact integer; with the SigLIP tower and projector"
+     " (model/vision.c): 27,432,406,640, the HF safetensors total of"
+     " google/gemma-3-27b-it (27,009,346,304 text only)",
+     27432406640ull,
      {
          .arch = KVB_ARCH_GEMMA3,
          .dtype = KVB_DTYPE_BF16,
@@ -666,6 +698,141 @@ const kvb__model_row kvb__model_rows[] = {
          .max_position_embeddings = 131072u,
          .sliding_window = 1024u,
          .sliding_window_pattern = 6u,
+         KVB__SIGLIP_TOWER,
+     }},
+    /* ---- multimodal (issue 14): tower and projector included ---- */
+    {"Gemma-3-4B-it",
+     "google/gemma-3-4b-it,gemma-3-4b-it",
+     "config: google/gemma-3-4b-it config.json as quoted in"
+     " tests/unit/test_read_hf.c (text_config 2560 x 34, 10240;"
+     " Gemma3TextConfig defaults 8/4 heads, head_dim 256, vocab 262208;"
+     " SigLIP 27 x 1152, 896 px, patch 14); parameter count: computed with the "
+     "standard tensor inventory plus the vision tower (model/vision.c); "
+     "4,300,079,472"
+     " = HF safetensors total of google/gemma-3-4b-it",
+     4300079472ull,
+     {
+         .arch = KVB_ARCH_GEMMA3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_SANDWICH_NORM | KVB_MODEL_QK_NORM,
+         .num_hidden_layers = 34u,
+         .hidden_size = 2560u,
+         .num_attention_heads = 8u,
+         .num_key_value_heads = 4u,
+         .head_dim = 256u,
+         .intermediate_size = 10240u,
+         .vocab_size = 262208u,
+         .tie_word_embeddings = 1u,
+         .max_position_embeddings = 131072u,
+         .sliding_window = 1024u,
+         .sliding_window_pattern = 6u,
+         KVB__SIGLIP_TOWER,
+     }},
+    {"Gemma-3-12B-it",
+     "google/gemma-3-12b-it,gemma-3-12b-it",
+     "config: google/gemma-3-12b-it config.json (text_config 3840 x 48,"
+     " 15360, 16/8 heads; head_dim 256, vocab 262208 by Gemma3TextConfig"
+     " default; SigLIP as 4B) -- from memory of the HF file, UNCERTAIN"
+     " except as checked by the count; parameter count: computed with the "
+     "standard tensor inventory plus the vision tower (model/vision.c); "
+     "12,187,325,040 ="
+     " HF safetensors total of google/gemma-3-12b-it",
+     12187325040ull,
+     {
+         .arch = KVB_ARCH_GEMMA3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_SANDWICH_NORM | KVB_MODEL_QK_NORM,
+         .num_hidden_layers = 48u,
+         .hidden_size = 3840u,
+         .num_attention_heads = 16u,
+         .num_key_value_heads = 8u,
+         .head_dim = 256u,
+         .intermediate_size = 15360u,
+         .vocab_size = 262208u,
+         .tie_word_embeddings = 1u,
+         .max_position_embeddings = 131072u,
+         .sliding_window = 1024u,
+         .sliding_window_pattern = 6u,
+         KVB__SIGLIP_TOWER,
+     }},
+    {"Qwen2.5-VL-7B-Instruct",
+     "Qwen/Qwen2.5-VL-7B-Instruct,Qwen2.5-VL-7B-Instruct",
+     "config: Qwen/Qwen2.5-VL-7B-Instruct config.json (Qwen2.5-7B text:"
+     " 3584 x 28, 18944, 28/4 heads, vocab 152064, untied; vision_config"
+     " depth 32, 1280, 3420, 16 heads, patch 14, merge 2, out 3584, as"
+     " the public model printout in acproject/duorou"
+     " docs/qwen2.5vl_graph.md shows); parameter count: computed with the "
+     "standard tensor inventory plus the vision tower (model/vision.c); "
+     "8,292,166,656 = HF"
+     " safetensors total of Qwen/Qwen2.5-VL-7B-Instruct",
+     8292166656ull,
+     {
+         .arch = KVB_ARCH_QWEN2,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS,
+         .num_hidden_layers = 28u,
+         .hidden_size = 3584u,
+         .num_attention_heads = 28u,
+         .num_key_value_heads = 4u,
+         .intermediate_size = 18944u,
+         .vocab_size = 152064u,
+         .max_position_embeddings = 128000u,
+         KVB__QWEN25_VL_TOWER(3420u, 3584u),
+     }},
+    {"Qwen2.5-VL-72B-Instruct",
+     "Qwen/Qwen2.5-VL-72B-Instruct,Qwen2.5-VL-72B-Instruct",
+     "config: Qwen/Qwen2.5-VL-72B-Instruct config.json (Qwen2.5-72B"
+     " text: 8192 x 80, 29568, 64/8 heads, vocab 152064, untied;"
+     " vision_config 1280, 3456, out 8192 as the 32B's in"
+     " tests/data/configs/qwen2.5-vl-32b-instruct-awq.json) -- from"
+     " memory of the HF file, UNCERTAIN except as checked by the count;"
+     " parameter count: computed with the standard tensor inventory plus the "
+     "vision tower (model/vision.c)"
+     "; 73,410,777,344 = HF safetensors total of"
+     " Qwen/Qwen2.5-VL-72B-Instruct",
+     73410777344ull,
+     {
+         .arch = KVB_ARCH_QWEN2,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS,
+         .num_hidden_layers = 80u,
+         .hidden_size = 8192u,
+         .num_attention_heads = 64u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 29568u,
+         .vocab_size = 152064u,
+         .max_position_embeddings = 128000u,
+         KVB__QWEN25_VL_TOWER(3456u, 8192u),
+     }},
+    {"Mistral-Small-3.1-24B",
+     "mistralai/Mistral-Small-3.1-24B-Instruct-2503,"
+     "Mistral-Small-3.1-24B-Instruct-2503",
+     "config: tests/data/configs/mistral-small-3.1-24b-instruct-2503.json"
+     " (see SOURCES.md); parameter count: computed with the standard tensor "
+     "inventory plus the vision tower (model/vision.c) (Pixtral encoder, patch "
+     "merger,"
+     " projector without biases); 24,011,361,280 = HF safetensors"
+     " total of mistralai/Mistral-Small-3.1-24B-Instruct-2503",
+     24011361280ull,
+     {
+         .arch = KVB_ARCH_MISTRAL,
+         .dtype = KVB_DTYPE_BF16,
+         .num_hidden_layers = 40u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 32768u,
+         .vocab_size = 131072u,
+         .max_position_embeddings = 131072u,
+         .vision_kind = KVB_VISION_PIXTRAL,
+         .vision_num_layers = 24u,
+         .vision_hidden_size = 1024u,
+         .vision_intermediate_size = 4096u,
+         .vision_num_heads = 16u,
+         .vision_patch_size = 14u,
+         .vision_image_size = 1540u,
+         .vision_spatial_merge = 2u,
      }},
     {"Phi-3-mini-4k-instruct",
      "microsoft/Phi-3-mini-4k-instruct",

@@ -105,9 +105,8 @@ static kvb_status tag_quant(const char *tag, int32_t *method)
     if (tolower((unsigned char)q[0]) != 'q' &&
         tolower((unsigned char)q[0]) != 'i')
         return KVB_OK; /* "instruct", "text": a flavour, not a format */
-    return kvb_quant_method_find(q, method, NULL) == KVB_OK
-               ? KVB_OK
-               : KVB_EUNSUPPORTED;
+    return kvb_quant_method_find(q, method, NULL) == KVB_OK ? KVB_OK
+                                                            : KVB_EUNSUPPORTED;
 }
 
 kvb_status kvb__ollama_tag_find(const char *name, const char **preset,

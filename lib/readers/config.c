@@ -1141,19 +1141,156 @@ static const struct {
     {"qwen3_5_moe_text", KVB_ARCH_QWEN3_NEXT},
 };
 
-/* Multimodal configs: the towers' weights are not in the inventory yet;
- * say so rather than plan a smaller model silently. */
-static void towers(cfg *c)
+/* ---- vision towers (model/vision.c walks their tensors) ---- */
+
+/* A family's vision_config: its model_type at the top of config.json,
+ * the keys it spells each size with, and the defaults of its transformers
+ * configuration class (configuration_<family>.py) for keys it omits. */
+typedef struct tower_keys {
+    const char *model_type;
+    int32_t kind;
+    const char *layers, *heads;
+    uint64_t d_layers, d_hidden, d_ff, d_heads, d_patch, d_image, d_merge,
+        d_out, d_pos, d_deep;
+} tower_keys;
+
+static const tower_keys tower_families[] = {
+    /* SiglipVisionConfig: 12 x 768, 3072, 12 heads, 224 px, patch 16 */
+    {"gemma3", KVB_VISION_SIGLIP, "num_hidden_layers", "num_attention_heads",
+     12, 768, 3072, 12, 16, 224, 0, 0, 0, 0},
+    /* Qwen2_5_VLVisionConfig: depth 32, hidden 3584, 3420, 16 heads,
+     * patch 14, merge 2, out_hidden_size 3584 */
+    {"qwen2_5_vl", KVB_VISION_QWEN2_5_VL, "depth", "num_heads", 32, 3584, 3420,
+     16, 14, 0, 2, 3584, 0, 0},
+    /* Qwen3VLVisionConfig: depth 27, 1152, 4304, 16 heads, patch 16,
+     * merge 2, out 3584, 2304 positions, deepstack [8, 16, 24] */
+    {"qwen3_vl", KVB_VISION_QWEN3_VL, "depth", "num_heads", 27, 1152, 4304, 16,
+     16, 0, 2, 3584, 2304, 3},
+    {"qwen3_vl_moe", KVB_VISION_QWEN3_VL, "depth", "num_heads", 27, 1152, 4304,
+     16, 16, 0, 2, 3584, 2304, 3},
+    /* PixtralVisionConfig: 24 x 1024, 4096, 16 heads, 1024 px, patch 16;
+     * Mistral3Config.spatial_merge_size 2 (read at the top level) */
+    {"mistral3", KVB_VISION_PIXTRAL, "num_hidden_layers", "num_attention_heads",
+     24, 1024, 4096, 16, 16, 1024, 2, 0, 0, 0},
+    /* Llama4VisionConfig: 34 x 768, 3072, 16 heads, 448 px, patch 14,
+     * projector 4096 */
+    {"llama4", KVB_VISION_LLAMA4, "num_hidden_layers", "num_attention_heads",
+     34, 768, 3072, 16, 14, 448, 0, 4096, 0, 0},
+};
+
+static kvb_status tower_u64(cfg *c, json_t *obj, const char *keys,
+                            uint64_t dflt, uint64_t *out)
 {
+    char key[64];
+    bool found = false;
+    *out = dflt;
+    kvb_status st = get_u64(c, obj, keys, out, key, &found);
+    if (!st && !found)
+        *out = dflt;
+    return st;
+}
+
+static kvb_status tower_u32(cfg *c, json_t *obj, const char *keys,
+                            uint64_t dflt, uint32_t *out)
+{
+    uint64_t v = 0;
+    kvb_status st = tower_u64(c, obj, keys, dflt, &v);
+    if (!st && v > UINT32_MAX)
+        return cfg_fail(c, KVB_ERANGE, keys,
+                        "%s (%llu) does not fit 32 bits; allowed: "
+                        "0..4294967295",
+                        keys, (unsigned long long)v);
+    *out = (uint32_t)v;
+    return st;
+}
+
+static kvb_status tower_read(cfg *c, const tower_keys *f, json_t *v)
+{
+    kvb_model *m = &c->r->model;
+    kvb_status st =
+        tower_u32(c, v, f->layers, f->d_layers, &m->vision_num_layers);
+    if (!st)
+        st =
+            tower_u64(c, v, "hidden_size", f->d_hidden, &m->vision_hidden_size);
+    if (!st)
+        st = tower_u64(c, v, "intermediate_size", f->d_ff,
+                       &m->vision_intermediate_size);
+    if (!st)
+        st = tower_u32(c, v, f->heads, f->d_heads, &m->vision_num_heads);
+    if (!st)
+        st = tower_u32(c, v, "patch_size", f->d_patch, &m->vision_patch_size);
+    if (!st)
+        st = tower_u32(c, v, "image_size", f->d_image, &m->vision_image_size);
+    if (!st)
+        st = tower_u64(c, v, "out_hidden_size,projector_output_dim", f->d_out,
+                       &m->vision_out_hidden_size);
+    if (!st)
+        st = tower_u32(c, v, "num_position_embeddings", f->d_pos,
+                       &m->vision_position_rows);
+    if (!st) /* Pixtral's merge is Mistral3Config's, at the top level */
+        st = tower_u32(c, f->kind == KVB_VISION_PIXTRAL ? c->root : v,
+                       "spatial_merge_size", f->d_merge,
+                       &m->vision_spatial_merge);
+    json_t *deep = json_object_get(v, "deepstack_visual_indexes");
+    m->vision_deepstack = json_is_array(deep) ? (uint32_t)json_array_size(deep)
+                                              : (uint32_t)f->d_deep;
+    return st;
+}
+
+/* The tower of a known family is read; any other tower (mllama's with its
+ * cross-attention layers, audio encoders) is warned about rather than
+ * planned as a smaller model silently. */
+static kvb_status towers(cfg *c)
+{
+    const char *type = get_string(c->root, "model_type");
+    json_t *vision = json_object_get(c->root, "vision_config");
+    for (size_t i = 0;
+         type && json_is_object(vision) && i < KVB__ARRAY_LEN(tower_families);
+         i++) {
+        const tower_keys *f = &tower_families[i];
+        if (kvb__strcasecmp(type, f->model_type) != 0)
+            continue;
+        c->r->model.vision_kind = f->kind;
+        const char *saved = c->prefix;
+        json_t *obj = c->obj;
+        c->prefix = "vision_config";
+        c->obj = vision;
+        kvb_status st = tower_read(c, f, vision);
+        c->prefix = saved;
+        c->obj = obj;
+        return st;
+    }
     static const char *const keys[] = {"vision_config", "audio_config",
                                        "vision_tower", "speech_config"};
     for (size_t i = 0; i < KVB__ARRAY_LEN(keys); i++)
         if (json_is_object(json_object_get(c->root, keys[i])))
             kvb__read_warn(c->r,
-                           "%s: the tower's weights are not counted (the "
-                           "language model only) and vLLM's encoder "
-                           "profiling is not modelled",
-                           keys[i]);
+                           "%s: the tower's weights are not counted for "
+                           "model_type %s (the language model only) and "
+                           "vLLM's encoder profiling is not modelled",
+                           keys[i], type ? type : "(none)");
+    return KVB_OK;
+}
+
+/* mllama (Llama 3.2 Vision): every cross_attention_layers entry attends
+ * to the image tokens and keeps their K/V per request (vLLM served it as
+ * an encoder-decoder model), beside a tower with gated global layers and
+ * tile embeddings.  Neither is laid out, so it is refused by name even
+ * with KVB_READ_ASSUME_LLAMA: a Llama reading would be confidently wrong. */
+static kvb_status refuse_mllama(cfg *c)
+{
+    const char *type = get_string(c->root, "model_type");
+    if (!type || kvb__strcasecmp(type, "mllama") != 0)
+        return KVB_OK;
+    const char *saved = c->prefix;
+    c->prefix = NULL;
+    kvb_status st =
+        cfg_fail(c, KVB_EUNSUPPORTED, "model_type",
+                 "model_type (mllama, Llama 3.2 Vision) is not modelled: its "
+                 "cross-attention layers keep K/V of the image tokens and its "
+                 "vision tower is not laid out; allowed: a text-only model");
+    c->prefix = saved;
+    return st;
 }
 
 /* Recurrent families whose layers are not modelled: refused by name,
@@ -1195,6 +1332,9 @@ static kvb_status refuse_unmodelled(cfg *c, const char *type)
 
 static kvb_status architecture(cfg *c)
 {
+    kvb_status refused = refuse_mllama(c);
+    if (refused)
+        return refused;
     const char *type = get_string(c->obj, "model_type");
     const char *saved = c->prefix;
     if (!type) {
@@ -1337,7 +1477,7 @@ static kvb_status read_model(cfg *c)
     if (!st)
         dtype(c);
     if (!st)
-        towers(c);
+        st = towers(c);
     model_name(c);
     return st;
 }

@@ -23,7 +23,7 @@ class TestCheck(unittest.TestCase):
                          ("Deployment", "vllm-llama-scout", "vllm"))
         self.assertEqual(d["verdict"], "fails")
         self.assertEqual(d["plan"]["verdict"], "weights_exceed_budget")
-        # the same weights `kvbudget plan` gives (57.57 GiB per GPU)
+        # the same weights `kvbudget plan` gives (59.20 GiB per GPU)
         p = kvbudget.plan("Llama-4-Scout-17B-16E", quant="awq",
                           instance="g5.xlarge", max_model_len=32768,
                           gpu_memory_utilization=0.9, engine="vllm@0.8.5")

@@ -69,7 +69,7 @@ static void test_check_seed_fails(void **state)
                 0.9);
     assert_int_equal(json_integer_value(json_object_get(p, "max_model_len")),
                      32768);
-    /* the same figure `kvbudget plan` gives for the preset: 57.57 GiB */
+    /* the same figure `kvbudget plan` gives for the preset: 59.20 GiB */
     kvb_model m;
     kvb_quant q;
     kvb_gpu g;

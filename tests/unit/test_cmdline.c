@@ -160,7 +160,55 @@ static void test_cmdline_split(void **state)
                      KVB_EBUFSIZE);
 }
 
+/* vLLM's multimodal flags (engines/vllm.c): --limit-mm-per-prompt in its
+ * JSON, key=value and dotted spellings (vLLM's docs and recipes show all
+ * three: '{"image": 0, "video": 0}', image=4,video=0,
+ * --limit-mm-per-prompt.image 0), --language-model-only and
+ * --mm-encoder-tp-mode (PR #23190) or its older bare spelling (PR #18368). */
+static void test_cmdline_vllm_multimodal(void **state)
+{
+    (void)state;
+    const char *json[] = {"vllm",
+                          "serve",
+                          "Qwen/Qwen2.5-VL-7B-Instruct",
+                          "--limit-mm-per-prompt",
+                          "{\"image\": 0, \"video\": 0}",
+                          "--mm-encoder-tp-mode",
+                          "data"};
+    read_result r = read_argv(KVB__ARRAY_LEN(json), json, NULL, -1);
+    assert_int_equal(r.st, KVB_OK);
+    assert_int_equal(r.s.mm_disabled, KVB_MM_IMAGE | KVB_MM_VIDEO);
+    assert_int_equal(r.s.mm_encoder_tp_mode, 1);
+    assert_string_equal(r.cmd.ignored, "");
+    const char *kv[] = {"vllm", "serve", "google/gemma-3-12b-it",
+                        "--limit-mm-per-prompt", "image=4,video=0"};
+    r = read_argv(KVB__ARRAY_LEN(kv), kv, NULL, -1);
+    assert_int_equal(r.s.mm_disabled, KVB_MM_VIDEO);
+    const char *dotted[] = {"vllm",
+                            "serve",
+                            "Qwen/Qwen3-VL-8B-Instruct",
+                            "--limit-mm-per-prompt.image",
+                            "0",
+                            "--limit-mm-per-prompt.video=0"};
+    r = read_argv(KVB__ARRAY_LEN(dotted), dotted, NULL, -1);
+    assert_int_equal(r.st, KVB_OK);
+    assert_int_equal(r.s.mm_disabled, KVB_MM_IMAGE | KVB_MM_VIDEO);
+    const char *lm[] = {"vllm", "serve", "Qwen/Qwen3-VL-8B-Instruct",
+                        "--language-model-only",
+                        "--enable-multimodal-encoder-data-parallel"};
+    r = read_argv(KVB__ARRAY_LEN(lm), lm, NULL, -1);
+    assert_int_equal(r.st, KVB_OK);
+    assert_int_equal(r.s.mm_disabled, KVB_MM_ALL);
+    assert_int_equal(r.s.mm_encoder_tp_mode, 1);
+    const char *bad[] = {"vllm", "serve", "m", "--mm-encoder-tp-mode",
+                         "pipeline"};
+    r = read_argv(KVB__ARRAY_LEN(bad), bad, NULL, -1);
+    assert_int_equal(r.st, KVB_EPARSE);
+    assert_string_equal(r.err.field, "serving.mm_encoder_tp_mode");
+}
+
 KVB_TESTS(cmocka_unit_test(test_cmdline_vllm_serve),
+          cmocka_unit_test(test_cmdline_vllm_multimodal),
           cmocka_unit_test(test_cmdline_python_module_and_env),
           cmocka_unit_test(test_cmdline_flags_only_with_hint),
           cmocka_unit_test(test_cmdline_errors),

@@ -630,13 +630,22 @@ static void test_engine_v0_multimodal_batch(void **state)
     kvb__vllm_defaults(&f.in);
     assert_int_equal(f.in.s.enable_chunked_prefill, 1);
     assert_int_equal(f.in.s.max_num_batched_tokens, 5120);
-    /* the text-only vocabulary (Gemma 3 1B, 262144) is not multimodal */
+    /* the text-only vocabulary (Gemma 3 1B, 262144) without a tower is
+     * not multimodal */
     f.in.version = 803;
     f.m.vocab_size = 262144;
+    f.m.vision_kind = KVB_VISION_NONE;
     f.in.s = serving_default();
     f.in.s.max_model_len = 4096;
     kvb__vllm_defaults(&f.in);
     assert_int_equal(f.in.s.max_num_batched_tokens, 4096);
+    /* a tower read from config.json makes a model multimodal too
+     * (Qwen2_5_VLForConditionalGeneration is, in vLLM's registry) */
+    f.m = preset_model("Qwen2.5-VL-7B-Instruct");
+    f.in.s = serving_default();
+    f.in.s.max_model_len = 4096;
+    kvb__vllm_defaults(&f.in);
+    assert_int_equal(f.in.s.max_num_batched_tokens, 5120);
 }
 
 static void test_engine_versions(void **state)

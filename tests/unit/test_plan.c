@@ -86,8 +86,10 @@ static void test_plan_seed_arithmetic(void **state)
     assert_true(p.weights_bytes_per_gpu < p.weights_bytes / 100 * 101);
 }
 
-/* The real Llama 4 Scout stores all 16 experts: 107.8e9 parameters, 59.1e9
- * bytes at AWQ-4, which no 24 GB card holds. */
+/* The real Llama 4 Scout stores all 16 experts: 108.6e9 parameters with
+ * the vision tower, 60.8e9 bytes at AWQ-4 (the text's 59,059,415,040 plus
+ * the tower's 871,932,416 parameters kept in BF16, as AWQ checkpoints'
+ * modules_to_not_convert leave it), which no 24 GB card holds. */
 static void test_plan_seed_scout_does_not_fit(void **state)
 {
     (void)state;
@@ -96,8 +98,8 @@ static void test_plan_seed_scout_does_not_fit(void **state)
     in.s.gpu_memory_utilization = 0.9;
     in.s.max_model_len = 32768;
     kvb_plan p = plan(&in);
-    assert_int_equal(p.param_count, 107769861120ull);
-    assert_int_equal(p.weights_bytes, 59059415040ull);
+    assert_int_equal(p.param_count, 108641793536ull);
+    assert_int_equal(p.weights_bytes, 59059415040ull + 2 * 871932416ull);
     assert_int_equal(p.verdict, KVB_VERDICT_WEIGHTS_EXCEED);
     assert_false(p.fits);
     assert_non_null(strstr(p.message, "weights need"));
@@ -461,7 +463,43 @@ static void test_plan_v0_fallback(void **state)
     assert_int_equal(plan(&in).accounting, KVB_ACCOUNTING_VLLM_V1);
 }
 
+/* Qwen2.5-VL-7B's tower under vLLM (engines/vllm.c, model/vision.c): its
+ * 676,550,144 parameters are 2 x 676,550,144 bytes of BF16 weights; with
+ * every modality limited to 0 (vLLM >= 0.10.1, PR #22299) the tower is not
+ * loaded, before 0.10.1 it still is.  Under TP 2 the split tensors (q/k/v,
+ * proj, gate/up/down and the merger's two linears: 674,876,160 parameters)
+ * are halved per rank unless --mm-encoder-tp-mode data keeps them whole:
+ * 674,876,160 / 2 x 2 bytes more per GPU. */
+static void test_plan_vision_tower(void **state)
+{
+    (void)state;
+    inputs in = setup_inputs("Qwen2.5-VL-7B-Instruct", 85520809984ull);
+    in.s.max_model_len = 8192;
+    kvb_plan full = plan(&in);
+    assert_int_equal(full.param_count, 8292166656ull);
+    assert_non_null(strstr(full.warning, "vision tower counted"));
+    in.s.mm_disabled = KVB_MM_IMAGE; /* videos still allowed: loaded */
+    assert_int_equal(plan(&in).weights_bytes, full.weights_bytes);
+    in.s.mm_disabled = KVB_MM_IMAGE | KVB_MM_VIDEO;
+    kvb_plan text = plan(&in);
+    assert_int_equal(full.weights_bytes - text.weights_bytes, 2 * 676550144ull);
+    assert_non_null(strstr(text.warning, "text-only mode"));
+    in.s.engine_version = 1000; /* 0.10.0: before PR #22299 */
+    assert_int_equal(plan(&in).weights_bytes, full.weights_bytes);
+    in = setup_inputs("Qwen2.5-VL-7B-Instruct", 85520809984ull);
+    in.g = gpu_of(85520809984ull, 2);
+    in.s.tensor_parallel_size = 2;
+    in.s.max_model_len = 8192;
+    kvb_plan split = plan(&in);
+    in.s.mm_encoder_tp_mode = 1;
+    kvb_plan whole = plan(&in);
+    assert_int_equal(whole.weights_bytes_per_gpu - split.weights_bytes_per_gpu,
+                     674876160ull);
+    assert_non_null(strstr(whole.warning, "--mm-encoder-tp-mode data"));
+}
+
 KVB_TESTS(cmocka_unit_test(test_plan_seed_arithmetic),
+          cmocka_unit_test(test_plan_vision_tower),
           cmocka_unit_test(test_plan_v0_fallback),
           cmocka_unit_test(test_plan_seed_scout_does_not_fit),
           cmocka_unit_test(test_plan_seed_value_error_v0),

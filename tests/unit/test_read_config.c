@@ -93,6 +93,17 @@ static void same_model(const kvb_model *a, const kvb_model *b, const char *what)
     SAME(sliding_window_pattern);
     SAME(attention_chunk_size);
     SAME(attention_chunk_pattern);
+    SAME(vision_kind);
+    SAME(vision_num_layers);
+    SAME(vision_hidden_size);
+    SAME(vision_intermediate_size);
+    SAME(vision_num_heads);
+    SAME(vision_patch_size);
+    SAME(vision_image_size);
+    SAME(vision_spatial_merge);
+    SAME(vision_out_hidden_size);
+    SAME(vision_position_rows);
+    SAME(vision_deepstack);
 }
 
 /* File -> the preset it must reproduce (SOURCES.md gives each source). */
@@ -121,6 +132,8 @@ static const struct {
     {"configs/mistral-nemo-instruct-2407.json", "Mistral-Nemo-12B"},
     {"configs/gemma-3-1b-it.json", "Gemma-3-1B"},
     {"configs/qwen3-coder-30b-a3b-instruct.json", "Qwen3-Coder-30B-A3B"},
+    {"configs/mistral-small-3.1-24b-instruct-2503.json",
+     "Mistral-Small-3.1-24B"},
 };
 
 static void test_read_config_presets(void **state)
@@ -593,7 +606,10 @@ static void test_read_config_patterns(void **state)
               "\"num_key_value_heads\": 16, \"head_dim\": 128,"
               "\"intermediate_size\": 21504, \"vocab_size\": 262208,"
               "\"max_position_embeddings\": 131072, \"sliding_window\": 1024,"
-              "\"sliding_window_pattern\": 6}, \"torch_dtype\": \"bfloat16\"}");
+              "\"sliding_window_pattern\": 6}, \"torch_dtype\": \"bfloat16\","
+              "\"vision_config\": {\"hidden_size\": 1152, \"image_size\": 896,"
+              "\"intermediate_size\": 4304, \"num_attention_heads\": 16,"
+              "\"num_hidden_layers\": 27, \"patch_size\": 14}}");
     expect_ok(&r, "gemma3");
     kvb_model want = preset_model("Gemma-3-27B");
     same_model(&r.m, &want, "gemma3");
@@ -644,7 +660,12 @@ static void test_read_config_llama4(void **state)
              "\"vocab_size\": 202048, \"max_position_embeddings\": 1048576,"
              "\"num_local_experts\": 128, \"num_experts_per_tok\": 1,"
              "\"interleave_moe_layer_step\": 2,"
-             "\"attention_chunk_size\": 8192, \"no_rope_layers\": [%s]}}",
+             "\"attention_chunk_size\": 8192, \"no_rope_layers\": [%s]},"
+             "\"vision_config\": {\"hidden_size\": 1408, \"image_size\": 336,"
+             "\"intermediate_size\": 5632, \"num_attention_heads\": 16,"
+             "\"num_hidden_layers\": 34, \"patch_size\": 14,"
+             "\"projector_input_dim\": 4096, \"projector_output_dim\": 4096,"
+             "\"vision_output_dim\": 4096}}",
              list);
     result r = parse(buf);
     expect_ok(&r, "maverick");
@@ -687,7 +708,143 @@ static void test_read_config_falcon_opt(void **state)
     assert_string_equal(r.e.field, "config.word_embed_proj_dim");
 }
 
+static uint64_t params_of(const kvb_model *m)
+{
+    uint64_t total = 0;
+    assert_int_equal(kvb_model_param_count(m, &total, NULL, NULL), KVB_OK);
+    return total;
+}
+
+static uint64_t bytes_of(const kvb_model *m, const kvb_quant *q)
+{
+    kvb_weights w;
+    assert_int_equal(kvb_weights_init(&w, sizeof w), KVB_OK);
+    assert_int_equal(kvb_weights_compute(m, q, 1, 1, &w, NULL), KVB_OK);
+    return w.bytes;
+}
+
+/* Vision towers (model/vision.c): the totals below are the HF safetensors
+ * "total" parameter counts of the named checkpoints, tower included; the
+ * text-only figure is what this reader gave before towers were read. */
+static void test_read_config_towers(void **state)
+{
+    (void)state;
+    /* mistralai/Mistral-Small-3.1-24B-Instruct-2503: 24,011,361,280 =
+     * 23,572,403,200 text + 438,958,080 Pixtral encoder and projector. */
+    result r = read_file("configs/mistral-small-3.1-24b-instruct-2503.json");
+    expect_ok(&r, "mistral3");
+    assert_int_equal(r.m.vision_kind, KVB_VISION_PIXTRAL);
+    assert_int_equal(r.m.vision_spatial_merge, 2); /* top-level key */
+    assert_int_equal(r.m.vision_image_size, 1540);
+    assert_int_equal(params_of(&r.m), 24011361280ull);
+    kvb_model text = r.m;
+    text.vision_kind = KVB_VISION_NONE;
+    assert_int_equal(params_of(&text), 23572403200ull);
+    /* Qwen/Qwen2.5-VL-32B-Instruct (its AWQ copy): vision_config gives no
+     * depth, num_heads or patch_size, which Qwen2_5_VLVisionConfig fills
+     * (32, 16, 14); 33,452,718,336 = 32,763,876,352 text + 688,841,984. */
+    r = read_file("configs/qwen2.5-vl-32b-instruct-awq.json");
+    expect_ok(&r, "qwen2.5-vl-32b-awq");
+    assert_int_equal(r.m.vision_kind, KVB_VISION_QWEN2_5_VL);
+    assert_int_equal(r.m.vision_num_layers, 32);
+    assert_int_equal(r.m.vision_intermediate_size, 3456);
+    assert_int_equal(r.m.vision_out_hidden_size, 5120);
+    assert_int_equal(params_of(&r.m), 33452718336ull);
+    /* AWQ with modules_to_not_convert ["visual"]: the tower stays BF16,
+     * 2 bytes for each of its 688,841,984 parameters. */
+    assert_int_equal(r.q.method, KVB_QUANT_AWQ_4);
+    text = r.m;
+    text.vision_kind = KVB_VISION_NONE;
+    assert_int_equal(bytes_of(&r.m, &r.q) - bytes_of(&text, &r.q),
+                     2 * 688841984ull);
+    /* RedHatAI's Llama 4 Scout FP8-dynamic: its ignore list names every
+     * vision_model and multi_modal_projector linear; 108,641,793,536 =
+     * 107,769,861,120 text + 871,932,416 tower, adapter and projector. */
+    r = read_file("configs/llama-4-scout-17b-16e-instruct-fp8-dynamic.json");
+    expect_ok(&r, "scout");
+    assert_int_equal(r.m.vision_kind, KVB_VISION_LLAMA4);
+    assert_int_equal(r.m.vision_out_hidden_size, 4096);
+    assert_int_equal(params_of(&r.m), 108641793536ull);
+    text = r.m;
+    text.vision_kind = KVB_VISION_NONE;
+    assert_int_equal(bytes_of(&r.m, &r.q) - bytes_of(&text, &r.q),
+                     2 * 871932416ull);
+    /* A tower's size keys are checked like the language model's. */
+    r = parse("{\"model_type\": \"gemma3\", \"text_config\": {"
+              "\"model_type\": \"gemma3_text\", \"hidden_size\": 2560,"
+              "\"intermediate_size\": 10240, \"num_hidden_layers\": 34},"
+              "\"vision_config\": {\"patch_size\": -14}}");
+    assert_int_equal(r.st, KVB_ERANGE);
+    assert_string_equal(r.e.field, "config.vision_config.patch_size");
+}
+
+/* Inline Qwen3-VL-8B-Instruct vision_config and text_config with the keys
+ * of transformers' Qwen3VLVisionConfig / Qwen3VLTextConfig (no public copy
+ * of the file was found): 8,767,123,696 is the HF safetensors total of
+ * Qwen/Qwen3-VL-8B-Instruct (8,190,735,360 text, as Qwen3-8B). */
+static void test_read_config_qwen3_vl(void **state)
+{
+    (void)state;
+    result r =
+        parse("{\"model_type\": \"qwen3_vl\", \"tie_word_embeddings\": false,"
+              "\"text_config\": {\"model_type\": \"qwen3_vl_text\","
+              "\"hidden_size\": 4096, \"intermediate_size\": 12288,"
+              "\"num_hidden_layers\": 36, \"num_attention_heads\": 32,"
+              "\"num_key_value_heads\": 8, \"head_dim\": 128,"
+              "\"vocab_size\": 151936, \"max_position_embeddings\": 262144,"
+              "\"tie_word_embeddings\": false},"
+              "\"vision_config\": {\"model_type\": \"qwen3_vl\","
+              "\"deepstack_visual_indexes\": [8, 16, 24], \"depth\": 27,"
+              "\"hidden_size\": 1152, \"intermediate_size\": 4304,"
+              "\"num_heads\": 16, \"num_position_embeddings\": 2304,"
+              "\"out_hidden_size\": 4096, \"patch_size\": 16,"
+              "\"spatial_merge_size\": 2, \"temporal_patch_size\": 2}}");
+    expect_ok(&r, "qwen3-vl-8b");
+    assert_int_equal(r.m.arch, KVB_ARCH_QWEN3);
+    assert_int_equal(r.m.vision_kind, KVB_VISION_QWEN3_VL);
+    assert_int_equal(r.m.vision_deepstack, 3);
+    assert_int_equal(r.m.vision_position_rows, 2304);
+    assert_int_equal(params_of(&r.m), 8767123696ull);
+    kvb_model m = r.m;
+    /* Qwen/Qwen3-VL-30B-A3B-Instruct, keys as above (Qwen3VLMoeTextConfig):
+     * 31,070,754,032 is its HF safetensors total (30,532,122,624 text). */
+    r = parse(
+        "{\"model_type\": \"qwen3_vl_moe\", \"tie_word_embeddings\": false,"
+        "\"text_config\": {\"model_type\": \"qwen3_vl_moe_text\","
+        "\"hidden_size\": 2048, \"intermediate_size\": 6144,"
+        "\"num_hidden_layers\": 48, \"num_attention_heads\": 32,"
+        "\"num_key_value_heads\": 4, \"head_dim\": 128,"
+        "\"moe_intermediate_size\": 768, \"num_experts\": 128,"
+        "\"num_experts_per_tok\": 8, \"decoder_sparse_step\": 1,"
+        "\"mlp_only_layers\": [], \"vocab_size\": 151936,"
+        "\"max_position_embeddings\": 262144,"
+        "\"tie_word_embeddings\": false},"
+        "\"vision_config\": {\"model_type\": \"qwen3_vl_moe\","
+        "\"deepstack_visual_indexes\": [8, 16, 24], \"depth\": 27,"
+        "\"hidden_size\": 1152, \"intermediate_size\": 4304,"
+        "\"num_heads\": 16, \"num_position_embeddings\": 2304,"
+        "\"out_hidden_size\": 2048, \"patch_size\": 16,"
+        "\"spatial_merge_size\": 2, \"temporal_patch_size\": 2}}");
+    expect_ok(&r, "qwen3-vl-30b-a3b");
+    assert_int_equal(r.m.arch, KVB_ARCH_QWEN3_MOE);
+    assert_int_equal(params_of(&r.m), 31070754032ull);
+    /* Tower fields are validated: a kind needs its shape, and a kind
+     * outside the enum is refused by name. */
+    m = r.m;
+    kvb_error e;
+    assert_int_equal(kvb_error_init(&e, sizeof e), KVB_OK);
+    m.vision_num_layers = 0;
+    assert_int_equal(kvb_model_validate(&m, &e), KVB_EINVAL);
+    assert_string_equal(e.field, "model.vision_num_layers");
+    m = r.m;
+    m.vision_kind = KVB_VISION_LAST_;
+    assert_int_equal(kvb_model_validate(&m, &e), KVB_ERANGE);
+    assert_string_equal(e.field, "model.vision_kind");
+}
+
 KVB_TESTS(cmocka_unit_test(test_read_config_presets),
+          cmocka_unit_test(test_read_config_towers),
+          cmocka_unit_test(test_read_config_qwen3_vl),
           cmocka_unit_test(test_read_config_provenance),
           cmocka_unit_test(test_read_config_gpt_oss),
           cmocka_unit_test(test_read_config_rope_scaling),

@@ -113,8 +113,17 @@ static void test_read_hf_gemma3_defaults(void **state)
     /* Defaults are not the file's. */
     assert_false(from_file(&r.info, KVB_READ_FIELD_VOCAB_SIZE));
     assert_true(from_file(&r.info, KVB_READ_FIELD_HIDDEN_SIZE));
-    /* The tower is said aloud. */
-    assert_non_null(strstr(r.info.warning, "vision_config"));
+    /* The SigLIP tower is read and counted: 4,300,079,472 is the HF
+     * safetensors total of google/gemma-3-4b-it (3,880,263,168 text +
+     * 419,816,304 tower and projector; model/vision.c). */
+    assert_int_equal(r.m.vision_kind, KVB_VISION_SIGLIP);
+    assert_int_equal(r.m.vision_num_layers, 27);
+    assert_int_equal(r.m.vision_hidden_size, 1152);
+    assert_int_equal(r.m.vision_image_size, 896);
+    uint64_t total = 0;
+    assert_int_equal(kvb_model_param_count(&r.m, &total, NULL, NULL), KVB_OK);
+    assert_int_equal(total, 4300079472ull);
+    assert_null(strstr(r.info.warning, "vision_config"));
     /* An explicit null is transformers' None, not its default: Mistral
      * v0.3's "sliding_window": null. */
     r = parse("{\"model_type\": \"mistral\", \"hidden_size\": 4096,"
@@ -190,7 +199,36 @@ static void test_read_hf_unknown_family(void **state)
               "\"vision_config\": {\"depth\": 32}}");
     expect_ok(&r, "qwen2_5_vl");
     assert_int_equal(r.m.arch, KVB_ARCH_QWEN2);
+    /* Its tower is read, the rest from Qwen2_5_VLVisionConfig defaults. */
+    assert_int_equal(r.m.vision_kind, KVB_VISION_QWEN2_5_VL);
+    assert_int_equal(r.m.vision_num_layers, 32);
+    assert_int_equal(r.m.vision_hidden_size, 3584);
+    assert_int_equal(r.m.vision_intermediate_size, 3420);
+    assert_int_equal(r.m.vision_spatial_merge, 2);
+    assert_null(strstr(r.info.warning, "vision_config"));
+    /* mllama's tower and cross-attention layers are not laid out: its
+     * model_type is refused by name, never planned as a smaller model. */
+    r = parse("{\"model_type\": \"mllama\", \"text_config\": {"
+              "\"model_type\": \"mllama_text_model\", \"hidden_size\": 4096,"
+              "\"num_hidden_layers\": 40, \"num_attention_heads\": 32,"
+              "\"num_key_value_heads\": 8, \"intermediate_size\": 14336,"
+              "\"vocab_size\": 128256, \"max_position_embeddings\": 131072,"
+              "\"cross_attention_layers\": [3, 8, 13, 18, 23, 28, 33, 38]},"
+              "\"vision_config\": {\"num_hidden_layers\": 32}}");
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "config.model_type");
+    assert_non_null(strstr(r.e.message, "cross-attention"));
+    /* A tower of another family is said aloud (LLaVA-style configs). */
+    r = parse("{\"model_type\": \"llava\", \"text_config\": {"
+              "\"model_type\": \"llama\", \"hidden_size\": 4096,"
+              "\"num_hidden_layers\": 32, \"num_attention_heads\": 32,"
+              "\"intermediate_size\": 11008, \"vocab_size\": 32064,"
+              "\"max_position_embeddings\": 4096},"
+              "\"vision_config\": {\"hidden_size\": 1024}}");
+    expect_ok(&r, "llava");
+    assert_int_equal(r.m.vision_kind, KVB_VISION_NONE);
     assert_non_null(strstr(r.info.warning, "vision_config"));
+    assert_non_null(strstr(r.info.warning, "llava"));
 }
 
 static void test_read_hf_w8a8_int8(void **state)

@@ -167,6 +167,16 @@ class Model(CStruct):
         ("ssm_conv_kernel", "uint32_t"), ("ssm_state_dtype", "int32_t"),
         ("rope_scaling_type", "int32_t"), ("rope_scaling_factor", "double"),
         ("original_max_position_embeddings", "uint64_t"),
+        # vision tower (@since 0.2)
+        ("vision_kind", "int32_t"), ("vision_num_layers", "uint32_t"),
+        ("vision_hidden_size", "uint64_t"),
+        ("vision_intermediate_size", "uint64_t"),
+        ("vision_num_heads", "uint32_t"), ("vision_patch_size", "uint32_t"),
+        ("vision_image_size", "uint32_t"),
+        ("vision_spatial_merge", "uint32_t"),
+        ("vision_out_hidden_size", "uint64_t"),
+        ("vision_position_rows", "uint32_t"),
+        ("vision_deepstack", "uint32_t"),
     )
 
 
@@ -250,6 +260,8 @@ class Serving(CStruct):
         ("backend", "int32_t"), ("max_total_tokens", "uint64_t"),
         ("max_input_tokens", "uint64_t"), ("gpu_overhead_bytes", "uint64_t"),
         ("host_memory_bytes", "uint64_t"), ("gpus_per_node", "uint32_t"),
+        # multimodal (@since 0.2)
+        ("mm_disabled", "uint32_t"), ("mm_encoder_tp_mode", "int32_t"),
     )
 
 

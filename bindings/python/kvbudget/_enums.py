@@ -180,6 +180,7 @@ class TensorRole(enum.IntEnum):
     SSM_CONV = 30
     SSM_HEAD = 31
     SSM_OUT = 32
+    VISION = 33
 
 
 class Storage(enum.IntEnum):

@@ -237,6 +237,18 @@ class Model(_CMirror):
     rope_scaling_type: int = 0
     rope_scaling_factor: float = 0.0
     original_max_position_embeddings: int = 0
+    # vision tower (@since 0.2)
+    vision_kind: int = 0
+    vision_num_layers: int = 0
+    vision_hidden_size: int = 0
+    vision_intermediate_size: int = 0
+    vision_num_heads: int = 0
+    vision_patch_size: int = 0
+    vision_image_size: int = 0
+    vision_spatial_merge: int = 0
+    vision_out_hidden_size: int = 0
+    vision_position_rows: int = 0
+    vision_deepstack: int = 0
 
 
 @dataclass(frozen=True)
@@ -324,6 +336,9 @@ class Serving(_CMirror):
     gpu_overhead_bytes: int = 0
     host_memory_bytes: int = 0
     gpus_per_node: int = 0
+    # multimodal (@since 0.2)
+    mm_disabled: int = 0
+    mm_encoder_tp_mode: int = 0
 
 
 @dataclass(frozen=True)

@@ -237,6 +237,7 @@ typedef enum kvb_arch {
     KVB_ARCH_QWEN3_NEXT = 17, /* Qwen3-Next: Gated DeltaNet + attention (@since 0.2) */
     KVB_ARCH_NEMOTRON_H = 18, /* Nemotron-H, Nemotron 3: Mamba2 hybrid (@since 0.2) */
     KVB_ARCH_GRANITE_H = 19, /* Granite-4.0-H: Mamba2/attention + MoE (@since 0.2) */
+    KVB_ARCH_GLM4_MOE = 20,  /* GLM-4.5, GLM-4.6: GQA + MoE (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 

@@ -49,6 +49,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_QWEN3_NEXT, "qwen3_next"},
     {KVB_ARCH_NEMOTRON_H, "nemotron_h"},
     {KVB_ARCH_GRANITE_H, "granitemoehybrid"},
+    {KVB_ARCH_GLM4_MOE, "glm4_moe"},
 };
 
 static const name_row dtype_names[] = {

@@ -74,6 +74,10 @@ static const family families[] = {
     {KVB_ARCH_NEMOTRON_H, KVB_MODEL_MLP_NO_GATE, 0, 0, false},
     /* Granite-4.0-H: gated SiLU experts and shared MLP (granitemoehybrid) */
     {KVB_ARCH_GRANITE_H, 0, 0, 0, false},
+    /* GLM-4.5/4.6: the router always holds e_score_correction_bias
+     * (modeling_glm4_moe.py, Glm4MoeTopkRouter), with or without
+     * topk_method in the config. */
+    {KVB_ARCH_GLM4_MOE, KVB_MODEL_ROUTER_SCORE_BIAS, 0, 0, false},
 };
 
 static const family *family_of(int32_t arch)
@@ -712,6 +716,19 @@ static kvb_status bias_flags(cfg *c, uint32_t *flags)
         if (!any)
             *flags &= ~(uint32_t)(F_BIASES | KVB_MODEL_MLP_BIAS);
         return st;
+    case KVB_ARCH_GLM4_MOE: {
+        /* modeling_glm4_moe.py: attention_bias gives q/k/v biases only
+         * (o_proj is built without one); use_qk_norm adds q_norm and
+         * k_norm over head_dim.  partial_rotary_factor rotates part of
+         * each head and changes no tensor. */
+        bool qk_norm = false;
+        st = get_bool(c, c->obj, "attention_bias", false, &attn);
+        if (!st)
+            st = get_bool(c, c->obj, "use_qk_norm", false, &qk_norm);
+        *flags |= (attn ? KVB_MODEL_ATTN_QKV_BIAS : 0u) |
+                  (qk_norm ? KVB_MODEL_QK_NORM : 0u);
+        return st;
+    }
     default:
         st = get_bool(c, c->obj, "attention_bias", false, &attn);
         if (!st)

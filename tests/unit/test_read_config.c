@@ -154,6 +154,9 @@ static const struct {
     {"configs/mistral-nemo-instruct-2407.json", "Mistral-Nemo-12B"},
     {"configs/gemma-3-1b-it.json", "Gemma-3-1B"},
     {"configs/qwen3-coder-30b-a3b-instruct.json", "Qwen3-Coder-30B-A3B"},
+    {"configs/glm-4.5.json", "GLM-4.5"},
+    {"configs/glm-4.5-air.json", "GLM-4.5-Air"},
+    {"configs/glm-4.6.json", "GLM-4.6"},
 };
 
 static void test_read_config_presets(void **state)

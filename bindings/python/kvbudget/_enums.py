@@ -62,6 +62,7 @@ class Arch(enum.IntEnum):
     QWEN3_NEXT = 17
     NEMOTRON_H = 18
     GRANITE_H = 19
+    GLM4_MOE = 20
 
 
 class Dtype(enum.IntEnum):

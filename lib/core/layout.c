@@ -113,6 +113,9 @@ static const field_row model_fields[] = {
     F(T, rope_scaling_type, int32_t),
     F(T, rope_scaling_factor, double),
     F(T, original_max_position_embeddings, uint64_t),
+    F(T, index_n_heads, uint32_t),
+    F(T, index_head_dim, uint32_t),
+    F(T, index_topk, uint32_t),
 };
 #undef T
 

@@ -1648,6 +1648,44 @@ const kvb__model_row kvb__model_rows[] = {
          .num_shared_experts = 1u,
          .first_k_dense_replace = 3u,
      }},
+    {"DeepSeek-V3.2-Exp",
+     "deepseek-ai/DeepSeek-V3.2-Exp,deepseek-ai/DeepSeek-V3.2-Exp-Base",
+     "config: tests/data/configs/deepseek-v3.json (the HF DeepSeek-V3 file)"
+     " with the keys DeepSeek-V3.2-Exp's config.json adds (model_type"
+     " deepseek_v32, index_n_heads 64, index_head_dim 128, index_topk 2048,"
+     " as public tests of that file quote them; tests/unit/test_dsv32.c);"
+     " parameter count: the standard tensor inventory plus the lightning"
+     " indexer per layer (wq_b, wk, k_norm weight and bias, weights_proj:"
+     " 13,959,424), without the MTP layer; exact integer; DeepSeek's card:"
+     " the DeepSeek-V3.1-Terminus architecture plus DeepSeek Sparse"
+     " Attention; the HF page's 685B counts the MTP layer and the FP8"
+     " scales too",
+     671877944064ull,
+     {
+         .arch = KVB_ARCH_DEEPSEEK_V3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ROUTER_SCORE_BIAS,
+         .num_hidden_layers = 61u,
+         .hidden_size = 7168u,
+         .num_attention_heads = 128u,
+         .num_key_value_heads = 128u,
+         .intermediate_size = 18432u,
+         .vocab_size = 129280u,
+         .max_position_embeddings = 163840u,
+         .num_experts = 256u,
+         .num_experts_per_tok = 8u,
+         .moe_intermediate_size = 2048u,
+         .num_shared_experts = 1u,
+         .first_k_dense_replace = 3u,
+         .kv_lora_rank = 512u,
+         .q_lora_rank = 1536u,
+         .qk_rope_head_dim = 64u,
+         .qk_nope_head_dim = 128u,
+         .v_head_dim = 128u,
+         .index_n_heads = 64u,
+         .index_head_dim = 128u,
+         .index_topk = 2048u,
+     }},
 };
 
 const size_t kvb__model_rows_count = KVB__ARRAY_LEN(kvb__model_rows);

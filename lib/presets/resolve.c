@@ -43,6 +43,9 @@ static const struct {
      "deepseek-ai/DeepSeek-V3 ships FP8 weights with 128x128 block scales"},
     {"DeepSeek-V3.1", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
      "deepseek-ai/DeepSeek-V3.1 ships FP8 weights with 128x128 block scales"},
+    {"DeepSeek-V3.2-Exp", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
+     "deepseek-ai/DeepSeek-V3.2-Exp ships FP8 weights with 128x128 block "
+     "scales, as DeepSeek-V3"},
     {"Kimi-K2-Instruct", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
      "moonshotai/Kimi-K2-Instruct ships FP8 weights with 128x128 block "
      "scales (quantization_config fp8, weight_block_size [128, 128])"},

@@ -118,7 +118,7 @@ static uint64_t moe_layer_by_hand(uint64_t h, uint64_t heads, uint64_t kv,
                                   uint64_t hd, uint64_t moe, uint64_t experts,
                                   int qk_norm)
 {
-    uint64_t attn = h * heads * hd + heads * hd  /* q_proj + bias */
+    uint64_t attn = h * heads * hd + heads * hd   /* q_proj + bias */
                     + 2 * (h * kv * hd + kv * hd) /* k_proj, v_proj + biases */
                     + heads * hd * h              /* o_proj, no bias */
                     + (qk_norm ? 2 * hd : 0);     /* q_norm, k_norm */
@@ -215,8 +215,8 @@ static void test_read_glm_kv(void **state)
     kvb_error e = KVB_ERROR_INIT;
     uint64_t whole = 0, per_gpu = 0;
     kvb_model m = preset_model("GLM-4.5");
-    assert_int_equal(
-        kvb_kv_bytes_per_token(&m, &q, 8, 1, &whole, &per_gpu, &e), KVB_OK);
+    assert_int_equal(kvb_kv_bytes_per_token(&m, &q, 8, 1, &whole, &per_gpu, &e),
+                     KVB_OK);
     assert_int_equal(whole, 2ull * 92 * 8 * 128 * 2); /* 376,832 */
     assert_int_equal(per_gpu, 2ull * 92 * 1 * 128 * 2);
     m = preset_model("GLM-4.5-Air");
@@ -251,7 +251,8 @@ static void test_read_glm_options(void **state)
     char name[128];
     kvb__tdesc t = {KVB_ROLE_ROUTER_BIAS, 3, 0, KVB_ROLE_ROUTER, 1, 160, 1, 0};
     kvb__tensor_name(&p, &t, name, sizeof name);
-    assert_string_equal(name, "model.layers.3.mlp.gate.e_score_correction_bias");
+    assert_string_equal(name,
+                        "model.layers.3.mlp.gate.e_score_correction_bias");
 }
 
 /* Repository names: the presets keep BF16; zai-org's -FP8 checkpoints

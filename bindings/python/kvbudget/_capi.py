@@ -167,6 +167,9 @@ class Model(CStruct):
         ("ssm_conv_kernel", "uint32_t"), ("ssm_state_dtype", "int32_t"),
         ("rope_scaling_type", "int32_t"), ("rope_scaling_factor", "double"),
         ("original_max_position_embeddings", "uint64_t"),
+        # DeepSeek sparse attention (@since 0.2)
+        ("index_n_heads", "uint32_t"), ("index_head_dim", "uint32_t"),
+        ("index_topk", "uint32_t"),
     )
 
 

@@ -181,6 +181,9 @@ class TensorRole(enum.IntEnum):
     SSM_CONV = 30
     SSM_HEAD = 31
     SSM_OUT = 32
+    INDEXER_WQ_B = 33
+    INDEXER_WK = 34
+    INDEXER_WEIGHTS = 35
 
 
 class Storage(enum.IntEnum):

@@ -237,6 +237,10 @@ class Model(_CMirror):
     rope_scaling_type: int = 0
     rope_scaling_factor: float = 0.0
     original_max_position_embeddings: int = 0
+    # DeepSeek sparse attention (@since 0.2)
+    index_n_heads: int = 0
+    index_head_dim: int = 0
+    index_topk: int = 0
 
 
 @dataclass(frozen=True)

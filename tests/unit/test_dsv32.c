@@ -113,8 +113,8 @@ static void test_dsv32_weights(void **state)
     assert_int_equal(m.index_n_heads, 64);
     assert_int_equal(m.index_head_dim, 128);
     assert_int_equal(m.index_topk, 2048);
-    uint64_t layer = 64ull * 128 * 1536 + 128ull * 7168 + 2 * 128 +
-                     64ull * 7168;
+    uint64_t layer =
+        64ull * 128 * 1536 + 128ull * 7168 + 2 * 128 + 64ull * 7168;
     assert_int_equal(layer, 13959424ull);
     assert_int_equal(params(&m), 671026419200ull + 61 * layer);
     assert_int_equal(params(&m), 671877944064ull);
@@ -189,13 +189,13 @@ static void test_dsv32_kv(void **state)
     kvb_quant q = quant_of(KVB_QUANT_AUTO);
     kvb_error e = KVB_ERROR_INIT;
     uint64_t whole = 0, per_gpu = 0;
-    assert_int_equal(
-        kvb_kv_bytes_per_token(&m, &q, 8, 1, &whole, &per_gpu, &e), KVB_OK);
+    assert_int_equal(kvb_kv_bytes_per_token(&m, &q, 8, 1, &whole, &per_gpu, &e),
+                     KVB_OK);
     assert_int_equal(whole, 61ull * ((512 + 64) * 2 + 132));
     assert_int_equal(whole, 78324ull);
     assert_int_equal(per_gpu, whole); /* MLA and the indexer: every rank */
-    assert_int_equal(
-        kvb_kv_bytes_per_token(&m, &q, 8, 2, &whole, &per_gpu, &e), KVB_OK);
+    assert_int_equal(kvb_kv_bytes_per_token(&m, &q, 8, 2, &whole, &per_gpu, &e),
+                     KVB_OK);
     assert_int_equal(per_gpu, 31ull * 1284); /* ceil(61 / 2) layers */
 }
 
@@ -249,9 +249,9 @@ static void test_dsv32_refusals(void **state)
     (void)state;
     kvb_model m;
     kvb_error e;
-    assert_int_equal(parse(V3, TYPE, "\"model_type\": \"deepseek_v32\"", &m,
-                           &e),
-                     KVB_EPARSE);
+    assert_int_equal(
+        parse(V3, TYPE, "\"model_type\": \"deepseek_v32\"", &m, &e),
+        KVB_EPARSE);
     assert_string_equal(e.field, "config.index_n_heads");
     assert_int_equal(parse(V3, TYPE,
                            "\"model_type\": \"deepseek_v32\", "
@@ -267,6 +267,6 @@ static void test_dsv32_refusals(void **state)
     assert_string_equal(ve.field, "model.index_n_heads");
 }
 
-KVB_TESTS(cmocka_unit_test(test_dsv32_weights),
-          cmocka_unit_test(test_dsv32_kv), cmocka_unit_test(test_dsv32_plan),
+KVB_TESTS(cmocka_unit_test(test_dsv32_weights), cmocka_unit_test(test_dsv32_kv),
+          cmocka_unit_test(test_dsv32_plan),
           cmocka_unit_test(test_dsv32_refusals));

@@ -237,6 +237,7 @@ typedef enum kvb_arch {
     KVB_ARCH_QWEN3_NEXT = 17, /* Qwen3-Next: Gated DeltaNet + attention (@since 0.2) */
     KVB_ARCH_NEMOTRON_H = 18, /* Nemotron-H, Nemotron 3: Mamba2 hybrid (@since 0.2) */
     KVB_ARCH_GRANITE_H = 19, /* Granite-4.0-H: Mamba2/attention + MoE (@since 0.2) */
+    KVB_ARCH_GLM4_MOE = 20,  /* GLM-4.5, GLM-4.6: GQA + MoE (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 
@@ -347,6 +348,14 @@ typedef struct kvb_model {
                                           Llama 4 projector dim); 0: hidden */
     uint32_t vision_position_rows;     /* learned positions (Qwen3-VL); 0 */
     uint32_t vision_deepstack;         /* Qwen3-VL deepstack mergers; 0 */
+    /* ---- DeepSeek sparse attention (DeepSeek-V3.2) @since 0.2; 0: none.
+     * Each MLA layer also has a lightning indexer: wq_b (index_n_heads x
+     * index_head_dim rows from q_lora_rank), wk (index_head_dim rows),
+     * k_norm (a LayerNorm) and weights_proj (index_n_heads rows), and
+     * each token keeps an indexer key per layer. ---- */
+    uint32_t index_n_heads;            /* indexer query heads */
+    uint32_t index_head_dim;           /* indexer head width */
+    uint32_t index_topk;               /* tokens each query attends to */
 } kvb_model;
 
 /**
@@ -580,6 +589,9 @@ typedef enum kvb_tensor_role {
     KVB_ROLE_SSM_HEAD = 31,   /* per-head A_log, D, dt_bias (@since 0.2) */
     KVB_ROLE_SSM_OUT = 32,    /* out_proj of a recurrent mixer (@since 0.2) */
     KVB_ROLE_VISION = 33,     /* a vision-tower or projector tensor (@since 0.2) */
+    KVB_ROLE_INDEXER_WQ_B = 34, /* sparse-attention indexer wq_b (@since 0.2) */
+    KVB_ROLE_INDEXER_WK = 35,   /* sparse-attention indexer wk (@since 0.2) */
+    KVB_ROLE_INDEXER_WEIGHTS = 36, /* indexer weights_proj (@since 0.2) */
     KVB_ROLE_LAST_            /* never use */
 } kvb_tensor_role;
 
@@ -702,7 +714,10 @@ kvb_status kvb_weights_init(kvb_weights *w, size_t struct_size);
 /**
  * KV-cache bytes per token.  MHA/GQA layers store K and V:
  * 2 x KV heads x head_dim x dtype bytes; MLA layers store one latent:
- * (kv_lora_rank + qk_rope_head_dim) x dtype bytes.  Sliding and chunked
+ * (kv_lora_rank + qk_rope_head_dim) x dtype bytes, plus, with a
+ * sparse-attention indexer (index_n_heads > 0, DeepSeek-V3.2), its key in
+ * FP8 with a 4-byte scale per 128: index_head_dim + index_head_dim / 128
+ * x 4 bytes, as vLLM 0.11.0's DeepseekV32IndexerCache.  Sliding and chunked
  * layers are counted as full layers here (this is the per-token rate, not
  * the capacity).
  * @param[out] whole    all layers, unsplit.

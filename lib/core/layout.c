@@ -125,6 +125,9 @@ static const field_row model_fields[] = {
     F(T, vision_out_hidden_size, uint64_t),
     F(T, vision_position_rows, uint32_t),
     F(T, vision_deepstack, uint32_t),
+    F(T, index_n_heads, uint32_t),
+    F(T, index_head_dim, uint32_t),
+    F(T, index_topk, uint32_t),
 };
 #undef T
 

@@ -79,6 +79,23 @@ static void attention_mla(walker *w, int32_t i)
            m->kv_lora_rank, false);
     linear(w, KVB_ROLE_ATTN_O, i, KVB_SPLIT_ROW, 1, m->hidden_size,
            nh * m->v_head_dim, has(m, KVB_MODEL_ATTN_O_BIAS));
+    if (!m->index_n_heads)
+        return;
+    /* DeepSeek-V3.2's lightning indexer (transformers deepseek_v32, vLLM
+     * deepseek_v2.py Indexer): wq_b from the query latent, wk, a LayerNorm
+     * on the key (weight and bias), weights_proj; vLLM replicates all of
+     * them on every rank. */
+    uint64_t id = m->index_head_dim;
+    linear(w, KVB_ROLE_INDEXER_WQ_B, i, KVB_SPLIT_REPLICATED, 1,
+           m->index_n_heads * id, m->q_lora_rank, false);
+    linear(w, KVB_ROLE_INDEXER_WK, i, KVB_SPLIT_REPLICATED, 1, id,
+           m->hidden_size, false);
+    emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, id, 1,
+         KVB_ROLE_INDEXER_WK, 0);
+    emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, id, 1,
+         KVB_ROLE_INDEXER_WK, 1);
+    linear(w, KVB_ROLE_INDEXER_WEIGHTS, i, KVB_SPLIT_REPLICATED, 1,
+           m->index_n_heads, m->hidden_size, false);
 }
 
 static void attention(walker *w, int32_t i)
@@ -329,6 +346,9 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
                : m->arch == KVB_ARCH_GRANITE_H ? "mamba.in_proj"
                                                : "linear_attn.in_proj_qkvz";
     case KVB_ROLE_SSM_IN_BA: return "linear_attn.in_proj_ba";
+    case KVB_ROLE_INDEXER_WQ_B: return "self_attn.indexer.wq_b";
+    case KVB_ROLE_INDEXER_WK: return "self_attn.indexer.wk";
+    case KVB_ROLE_INDEXER_WEIGHTS: return "self_attn.indexer.weights_proj";
     case KVB_ROLE_SSM_CONV:
         return m->arch == KVB_ARCH_NEMOTRON_H  ? "mixer.conv1d"
                : m->arch == KVB_ARCH_GRANITE_H ? "mamba.conv1d"
@@ -355,7 +375,9 @@ static void norm_name(const kvb_model *m, const kvb__tdesc *t,
                       const char *prefix, char *buf, size_t cap)
 {
     const char *kind = (t->ordinal & 1) ? "bias" : "weight";
-    if (t->of_role == KVB_ROLE_SSM_OUT) {
+    if (t->of_role == KVB_ROLE_INDEXER_WK) {
+        snprintf(buf, cap, "%s.self_attn.indexer.k_norm.%s", prefix, kind);
+    } else if (t->of_role == KVB_ROLE_SSM_OUT) {
         snprintf(buf, cap, "%s.%s.norm.weight", prefix, ssm_module(m));
     } else if (t->of_role == KVB_ROLE_ATTN_Q || t->of_role == KVB_ROLE_ATTN_K) {
         snprintf(buf, cap, "%s.self_attn.%s_norm.weight", prefix,

@@ -6,6 +6,21 @@
  */
 #include "internal.h"
 
+/*
+ * Bytes DeepSeek-V3.2's lightning indexer caches per token and layer, next
+ * to the MLA latent: its key in FP8 plus one 4-byte scale per 128
+ * elements, whatever the KV dtype (vLLM deepseek_v2.py builds
+ * DeepseekV32IndexerCache with head_dim + head_dim // 128 * 4 uint8
+ * elements, on every rank, since 0.11.0).  vLLM gives these caches the
+ * MLA layers' block table (UniformTypeKVCacheSpecs), so a block costs
+ * both pages and the bytes simply add.
+ */
+static uint64_t indexer_bytes_per_token(const kvb_model *m)
+{
+    uint64_t d = m->index_head_dim;
+    return m->index_n_heads ? d + d / 128 * 4 : 0;
+}
+
 /* Elements one layer caches per token on one rank. */
 static uint64_t layer_elems_per_token(const kvb_model *m, uint32_t tp)
 {
@@ -22,7 +37,8 @@ void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                                       : 2 * (uint64_t)m->num_key_value_heads *
                                             kvb__head_dim(m);
     uint32_t attn = kvb__count_attn(m, 0, m->num_hidden_layers);
-    *whole = unsplit * b * attn;
+    uint64_t index = indexer_bytes_per_token(m);
+    *whole = (unsplit * b + index) * attn;
     if (!per_gpu)
         return;
     if (pp > m->num_hidden_layers)
@@ -38,7 +54,7 @@ void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
             most = kvb__max(most, kvb__count_attn(m, first, last));
         }
     }
-    *per_gpu = layer_elems_per_token(m, tp) * b * most;
+    *per_gpu = (layer_elems_per_token(m, tp) * b + index) * most;
 }
 
 uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last)
@@ -78,7 +94,9 @@ void kvb__state_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
 uint64_t kvb__kv_layer_token_bytes(const kvb_model *m, const kvb_quant *q,
                                    uint32_t tp)
 {
-    return layer_elems_per_token(m, tp) * kvb__dtype_bytes(kvb__kv_dtype(m, q));
+    return layer_elems_per_token(m, tp) *
+               kvb__dtype_bytes(kvb__kv_dtype(m, q)) +
+           indexer_bytes_per_token(m);
 }
 
 uint64_t kvb__state_bytes_per_request(const kvb_model *m, const kvb_quant *q,

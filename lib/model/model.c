@@ -41,6 +41,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_PHI3, "phi3"},
     {KVB_ARCH_DEEPSEEK_V3, "deepseek_v3"},
     {KVB_ARCH_DEEPSEEK_V3, "deepseek_v2"},
+    {KVB_ARCH_DEEPSEEK_V3, "deepseek_v32"},
     {KVB_ARCH_GPT_OSS, "gpt_oss"},
     {KVB_ARCH_FALCON, "falcon"},
     {KVB_ARCH_OPT, "opt"},
@@ -49,6 +50,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_QWEN3_NEXT, "qwen3_next"},
     {KVB_ARCH_NEMOTRON_H, "nemotron_h"},
     {KVB_ARCH_GRANITE_H, "granitemoehybrid"},
+    {KVB_ARCH_GLM4_MOE, "glm4_moe"},
 };
 
 static const name_row dtype_names[] = {
@@ -338,6 +340,37 @@ static kvb_status check_ranges(const kvb_model *m, kvb_error *err)
     return KVB_OK;
 }
 
+/* DeepSeek-V3.2's lightning indexer reads the MLA query latent (wq_b's
+ * input is q_lora_rank), so it needs MLA with a q LoRA. */
+static kvb_status check_indexer(const kvb_model *m, kvb_error *err)
+{
+    bool any = m->index_n_heads || m->index_head_dim || m->index_topk;
+    if (!any)
+        return KVB_OK;
+    if (!kvb__is_mla(m) || !m->q_lora_rank)
+        return kvb__fail(err, KVB_EINVAL, "model.index_n_heads",
+                         "model.index_n_heads (%u) needs MLA with a q LoRA "
+                         "(kv_lora_rank and q_lora_rank > 0); allowed: 0 "
+                         "without them",
+                         m->index_n_heads);
+    if (m->index_n_heads < 1 || m->index_n_heads > 1024)
+        return kvb__fail(err, KVB_ERANGE, "model.index_n_heads",
+                         "model.index_n_heads (%u) is out of range; allowed: "
+                         "1..1024 with an indexer",
+                         m->index_n_heads);
+    if (m->index_head_dim < 1 || m->index_head_dim > 4096)
+        return kvb__fail(err, KVB_ERANGE, "model.index_head_dim",
+                         "model.index_head_dim (%u) is out of range; allowed: "
+                         "1..4096 with an indexer",
+                         m->index_head_dim);
+    if (m->index_topk > (1u << 24))
+        return kvb__fail(err, KVB_ERANGE, "model.index_topk",
+                         "model.index_topk (%u) is out of range; allowed: "
+                         "0..16777216",
+                         m->index_topk);
+    return KVB_OK;
+}
+
 static kvb_status check_attention(const kvb_model *m, kvb_error *err)
 {
     if (m->num_attention_heads % m->num_key_value_heads != 0)
@@ -359,7 +392,7 @@ static kvb_status check_attention(const kvb_model *m, kvb_error *err)
                          "model.kv_lora_rank (%u) needs qk_rope_head_dim, "
                          "qk_nope_head_dim and v_head_dim; allowed: all > 0",
                          m->kv_lora_rank);
-    return KVB_OK;
+    return check_indexer(m, err);
 }
 
 /* layer_pattern: one known character per layer, and the sizes its

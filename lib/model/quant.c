@@ -184,7 +184,9 @@ static bool is_linear(int32_t role)
     case KVB_ROLE_SHARED_UP:
     case KVB_ROLE_SHARED_DOWN:
     case KVB_ROLE_SSM_IN:
-    case KVB_ROLE_SSM_OUT: return true;
+    case KVB_ROLE_SSM_OUT:
+    case KVB_ROLE_INDEXER_WQ_B:
+    case KVB_ROLE_INDEXER_WK: return true;
     default: return false;
     }
 }

@@ -1720,6 +1720,139 @@ const kvb__model_row kvb__model_rows[] = {
          .vocab_size = 152064u,
          .max_position_embeddings = 131072u,
      }},
+    /* GLM-4.5 family (glm4_moe).  The counts are what vLLM and SGLang
+     * load for plain serving: the checkpoint's MTP layer (layer
+     * num_hidden_layers, with its own embed_tokens and shared_head.head
+     * copies) is loaded only for speculative decoding, as DeepSeek-V3's
+     * row leaves its MTP layer out.  tests/unit/test_read_glm.c adds that
+     * layer by hand and meets the checkpoints' safetensors totals. */
+    {"GLM-4.5",
+     "zai-org/GLM-4.5,THUDM/GLM-4.5,zai-org/GLM-4.5-Base,GLM-4.5-355B-A32B",
+     "config: tests/data/configs/glm-4.5.json (zai-org/GLM-4.5 config.json"
+     " as public sources quote it; SOURCES.md): 92 layers (first 3 dense),"
+     " 5120 wide, 96/8 heads of head_dim 128, q/k/v biases, q/k norms,"
+     " 160 routed experts of 1536 + 1 shared, 8 per token, vocab 151552;"
+     " parameter count: the standard tensor inventory without the MTP"
+     " layer; exact integer; the HF safetensors total 358,337,791,296"
+     " = this + the MTP layer's 5,539,962,272 (test_read_glm.c); card:"
+     " \"355 billion total parameters\"",
+     352797829024ull,
+     {
+         .arch = KVB_ARCH_GLM4_MOE,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS | KVB_MODEL_QK_NORM |
+                  KVB_MODEL_ROUTER_SCORE_BIAS,
+         .num_hidden_layers = 92u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 96u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 12288u,
+         .vocab_size = 151552u,
+         .max_position_embeddings = 131072u,
+         .num_experts = 160u,
+         .num_experts_per_tok = 8u,
+         .moe_intermediate_size = 1536u,
+         .num_shared_experts = 1u,
+         .first_k_dense_replace = 3u,
+     }},
+    {"GLM-4.5-Air",
+     "zai-org/GLM-4.5-Air,THUDM/GLM-4.5-Air,zai-org/GLM-4.5-Air-Base,"
+     "GLM-4.5-Air-106B-A12B",
+     "config: tests/data/configs/glm-4.5-air.json (zai-org/GLM-4.5-Air"
+     " config.json as public sources quote it; SOURCES.md): 46 layers"
+     " (first 1 dense), 4096 wide, 96/8 heads of head_dim 128, q/k/v"
+     " biases, no q/k norms, 128 routed experts of 1408 + 1 shared, 8 per"
+     " token, vocab 151552; parameter count: the standard tensor inventory"
+     " without the MTP layer; exact integer; the HF safetensors total"
+     " 110,468,824,832 = this + the MTP layer's 3,616,573,568, and"
+     " PrimeIntellect/INTELLECT-3 (the same shapes, no MTP layer) states"
+     " 106,852,251,264; card: \"106 billion total parameters\"",
+     106852251264ull,
+     {
+         .arch = KVB_ARCH_GLM4_MOE,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS | KVB_MODEL_ROUTER_SCORE_BIAS,
+         .num_hidden_layers = 46u,
+         .hidden_size = 4096u,
+         .num_attention_heads = 96u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 10944u,
+         .vocab_size = 151552u,
+         .max_position_embeddings = 131072u,
+         .num_experts = 128u,
+         .num_experts_per_tok = 8u,
+         .moe_intermediate_size = 1408u,
+         .num_shared_experts = 1u,
+         .first_k_dense_replace = 1u,
+     }},
+    {"GLM-4.6",
+     "zai-org/GLM-4.6,THUDM/GLM-4.6",
+     "config: tests/data/configs/glm-4.6.json (zai-org/GLM-4.6 config.json"
+     " as public sources quote it; SOURCES.md): the GLM-4.5 shapes with"
+     " 202752 positions (the card: context 128K -> 200K); parameter count:"
+     " the standard tensor inventory without the MTP layer; exact integer;"
+     " equal to GLM-4.5's (the HF page gives the same 357B/358B checkpoint"
+     " as GLM-4.5); card: \"355B\"",
+     352797829024ull,
+     {
+         .arch = KVB_ARCH_GLM4_MOE,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ATTN_QKV_BIAS | KVB_MODEL_QK_NORM |
+                  KVB_MODEL_ROUTER_SCORE_BIAS,
+         .num_hidden_layers = 92u,
+         .hidden_size = 5120u,
+         .num_attention_heads = 96u,
+         .num_key_value_heads = 8u,
+         .head_dim = 128u,
+         .intermediate_size = 12288u,
+         .vocab_size = 151552u,
+         .max_position_embeddings = 202752u,
+         .num_experts = 160u,
+         .num_experts_per_tok = 8u,
+         .moe_intermediate_size = 1536u,
+         .num_shared_experts = 1u,
+         .first_k_dense_replace = 3u,
+     }},
+    {"DeepSeek-V3.2-Exp",
+     "deepseek-ai/DeepSeek-V3.2-Exp,deepseek-ai/DeepSeek-V3.2-Exp-Base",
+     "config: tests/data/configs/deepseek-v3.json (the HF DeepSeek-V3 file)"
+     " with the keys DeepSeek-V3.2-Exp's config.json adds (model_type"
+     " deepseek_v32, index_n_heads 64, index_head_dim 128, index_topk 2048,"
+     " as public tests of that file quote them; tests/unit/test_dsv32.c);"
+     " parameter count: the standard tensor inventory plus the lightning"
+     " indexer per layer (wq_b, wk, k_norm weight and bias, weights_proj:"
+     " 13,959,424), without the MTP layer; exact integer; DeepSeek's card:"
+     " the DeepSeek-V3.1-Terminus architecture plus DeepSeek Sparse"
+     " Attention; the HF page's 685B counts the MTP layer and the FP8"
+     " scales too",
+     671877944064ull,
+     {
+         .arch = KVB_ARCH_DEEPSEEK_V3,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = KVB_MODEL_ROUTER_SCORE_BIAS,
+         .num_hidden_layers = 61u,
+         .hidden_size = 7168u,
+         .num_attention_heads = 128u,
+         .num_key_value_heads = 128u,
+         .intermediate_size = 18432u,
+         .vocab_size = 129280u,
+         .max_position_embeddings = 163840u,
+         .num_experts = 256u,
+         .num_experts_per_tok = 8u,
+         .moe_intermediate_size = 2048u,
+         .num_shared_experts = 1u,
+         .first_k_dense_replace = 3u,
+         .kv_lora_rank = 512u,
+         .q_lora_rank = 1536u,
+         .qk_rope_head_dim = 64u,
+         .qk_nope_head_dim = 128u,
+         .v_head_dim = 128u,
+         .index_n_heads = 64u,
+         .index_head_dim = 128u,
+         .index_topk = 2048u,
+     }},
 };
 
 const size_t kvb__model_rows_count = KVB__ARRAY_LEN(kvb__model_rows);

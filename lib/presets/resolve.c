@@ -10,7 +10,11 @@
  *   -FP8-dynamic (RedHatAI, llm-compressor): FP8 weights, one scale per
  *     output channel
  *   -FP8 (Qwen3, DeepSeek): FP8 with 128x128 block scales; from nvidia/
- *     (ModelOpt): one scale per tensor
+ *     (ModelOpt): one scale per tensor; from zai-org/ (GLM): one scale
+ *     per output channel (GLM-4.7-FP8's safetensors total exceeds
+ *     GLM-4.7's by 120,600,576, one per output row of every attention,
+ *     MLP and expert linear of its 93 layers; 128x128 blocks would be
+ *     21,673,920)
  *   -quantized.w4a16 (RedHatAI): compressed-tensors int4, symmetric,
  *     group 128 (w4a16)
  *   -quantized.w8a8 (RedHatAI): int8 weights with a scale per channel
@@ -39,6 +43,9 @@ static const struct {
      "deepseek-ai/DeepSeek-V3 ships FP8 weights with 128x128 block scales"},
     {"DeepSeek-V3.1", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
      "deepseek-ai/DeepSeek-V3.1 ships FP8 weights with 128x128 block scales"},
+    {"DeepSeek-V3.2-Exp", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
+     "deepseek-ai/DeepSeek-V3.2-Exp ships FP8 weights with 128x128 block "
+     "scales, as DeepSeek-V3"},
     {"Kimi-K2-Instruct", KVB_QUANT_FP8, KVB_FP8_SCALE_BLOCK128,
      "moonshotai/Kimi-K2-Instruct ships FP8 weights with 128x128 block "
      "scales (quantization_config fp8, weight_block_size [128, 128])"},
@@ -267,6 +274,9 @@ kvb_status kvb_preset_model_resolve(const char *name, kvb_model *model,
             n > 7 && (name[0] | 0x20) == 'n' && has_prefix(name, "nvidia/");
         if (q.method == KVB_QUANT_FP8 && modelopt)
             q.fp8_scale = KVB_FP8_SCALE_TENSOR; /* ModelOpt: per tensor */
+        bool zai = q.method == KVB_QUANT_FP8 && has_prefix(name, "zai-org/");
+        if (zai)
+            q.fp8_scale = KVB_FP8_SCALE_CHANNEL; /* GLM: per channel */
         if (note && note_cap)
             snprintf(note, note_cap,
                      "%s is preset %s in %s, the format the repository "
@@ -274,7 +284,8 @@ kvb_status kvb_preset_model_resolve(const char *name, kvb_model *model,
                      name, row->name,
                      modelopt && q.method == KVB_QUANT_FP8
                          ? "fp8 (one scale per tensor, ModelOpt)"
-                         : s->label);
+                     : zai ? "fp8 (per-channel scales, as zai-org ships it)"
+                           : s->label);
         return done(row, &q, model, quant, err);
     }
     row = find_base(name);

@@ -74,6 +74,10 @@ static const family families[] = {
     {KVB_ARCH_NEMOTRON_H, KVB_MODEL_MLP_NO_GATE, 0, 0, false},
     /* Granite-4.0-H: gated SiLU experts and shared MLP (granitemoehybrid) */
     {KVB_ARCH_GRANITE_H, 0, 0, 0, false},
+    /* GLM-4.5/4.6: the router always holds e_score_correction_bias
+     * (modeling_glm4_moe.py, Glm4MoeTopkRouter), with or without
+     * topk_method in the config. */
+    {KVB_ARCH_GLM4_MOE, KVB_MODEL_ROUTER_SCORE_BIAS, 0, 0, false},
 };
 
 static const family *family_of(int32_t arch)
@@ -712,6 +716,19 @@ static kvb_status bias_flags(cfg *c, uint32_t *flags)
         if (!any)
             *flags &= ~(uint32_t)(F_BIASES | KVB_MODEL_MLP_BIAS);
         return st;
+    case KVB_ARCH_GLM4_MOE: {
+        /* modeling_glm4_moe.py: attention_bias gives q/k/v biases only
+         * (o_proj is built without one); use_qk_norm adds q_norm and
+         * k_norm over head_dim.  partial_rotary_factor rotates part of
+         * each head and changes no tensor. */
+        bool qk_norm = false;
+        st = get_bool(c, c->obj, "attention_bias", false, &attn);
+        if (!st)
+            st = get_bool(c, c->obj, "use_qk_norm", false, &qk_norm);
+        *flags |= (attn ? KVB_MODEL_ATTN_QKV_BIAS : 0u) |
+                  (qk_norm ? KVB_MODEL_QK_NORM : 0u);
+        return st;
+    }
     default:
         st = get_bool(c, c->obj, "attention_bias", false, &attn);
         if (!st)
@@ -1115,6 +1132,50 @@ static kvb_status hybrid(cfg *c)
     return st;
 }
 
+/* ---- DeepSeek sparse attention ---- */
+
+/*
+ * DeepSeek-V3.2 (model_type deepseek_v32, DeepseekV32ForCausalLM): V3's
+ * MLA + MoE plus a lightning indexer per layer, sized by index_n_heads
+ * and index_head_dim; index_topk is how many tokens each query attends
+ * to.  A deepseek_v32 config without them is refused by name rather than
+ * read as V3, whose plan would miss the indexer's weights and cache.
+ */
+static kvb_status indexer(cfg *c)
+{
+    static const char *const keys[] = {"index_n_heads", "index_head_dim",
+                                       "index_topk"};
+    kvb_model *m = &c->r->model;
+    uint32_t *out[] = {&m->index_n_heads, &m->index_head_dim, &m->index_topk};
+    bool v32 = kvb__strcasecmp(c->r->info.arch_name, "deepseek_v32") == 0;
+    for (size_t i = 0; i < KVB__ARRAY_LEN(keys); i++) {
+        char key[64];
+        bool found = false;
+        uint64_t v = 0;
+        kvb_status st = get_u64(c, c->obj, keys[i], &v, key, &found);
+        if (st)
+            return st;
+        if (!found && v32)
+            return cfg_fail(c, KVB_EPARSE, keys[i],
+                            "%s is missing; allowed: the lightning "
+                            "indexer's size, which deepseek_v32 needs",
+                            keys[i]);
+        if (found && (v == 0 || v > (1u << 24)))
+            return cfg_fail(c, KVB_ERANGE, key,
+                            "%s (%llu) is out of range; allowed: "
+                            "1..16777216",
+                            key, (unsigned long long)v);
+        *out[i] = (uint32_t)v;
+    }
+    if (m->index_n_heads && (!m->kv_lora_rank || !m->q_lora_rank))
+        return cfg_fail(c, KVB_EUNSUPPORTED, "index_n_heads",
+                        "index_n_heads (%u) without MLA and a q LoRA is not "
+                        "modelled; allowed: kv_lora_rank and q_lora_rank "
+                        "with an indexer",
+                        m->index_n_heads);
+    return KVB_OK;
+}
+
 /* ---- architecture ---- */
 
 static const struct {
@@ -1472,6 +1533,8 @@ static kvb_status read_model(cfg *c)
         c->r->model.attention_chunk_size = 0;
     if (!st)
         st = tie(c);
+    if (!st && c->fam->arch == KVB_ARCH_DEEPSEEK_V3)
+        st = indexer(c);
     if (!st)
         st = rope_scaling(c);
     if (!st)

@@ -134,6 +134,9 @@ static const struct {
     {"configs/qwen3-coder-30b-a3b-instruct.json", "Qwen3-Coder-30B-A3B"},
     {"configs/mistral-small-3.1-24b-instruct-2503.json",
      "Mistral-Small-3.1-24B"},
+    {"configs/glm-4.5.json", "GLM-4.5"},
+    {"configs/glm-4.5-air.json", "GLM-4.5-Air"},
+    {"configs/glm-4.6.json", "GLM-4.6"},
 };
 
 static void test_read_config_presets(void **state)

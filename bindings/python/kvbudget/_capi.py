@@ -177,6 +177,9 @@ class Model(CStruct):
         ("vision_out_hidden_size", "uint64_t"),
         ("vision_position_rows", "uint32_t"),
         ("vision_deepstack", "uint32_t"),
+        # DeepSeek sparse attention (@since 0.2)
+        ("index_n_heads", "uint32_t"), ("index_head_dim", "uint32_t"),
+        ("index_topk", "uint32_t"),
     )
 
 

@@ -62,6 +62,7 @@ class Arch(enum.IntEnum):
     QWEN3_NEXT = 17
     NEMOTRON_H = 18
     GRANITE_H = 19
+    GLM4_MOE = 20
 
 
 class Dtype(enum.IntEnum):
@@ -181,6 +182,9 @@ class TensorRole(enum.IntEnum):
     SSM_HEAD = 31
     SSM_OUT = 32
     VISION = 33
+    INDEXER_WQ_B = 34
+    INDEXER_WK = 35
+    INDEXER_WEIGHTS = 36
 
 
 class Storage(enum.IntEnum):

@@ -249,6 +249,10 @@ class Model(_CMirror):
     vision_out_hidden_size: int = 0
     vision_position_rows: int = 0
     vision_deepstack: int = 0
+    # DeepSeek sparse attention (@since 0.2)
+    index_n_heads: int = 0
+    index_head_dim: int = 0
+    index_topk: int = 0
 
 
 @dataclass(frozen=True)

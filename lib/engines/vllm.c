@@ -1818,7 +1818,13 @@ static const kvb__flag vllm_flags[] = {
         "--num-scheduler-steps|--cpu-offload-gb|"
         "--max-parallel-loading-workers|--guided-decoding-backend|"
         "--num-gpu-blocks-override|--preemption-mode|"
-        "--scheduling-policy|--worker-cls|--chat-template-content-format",
+        "--scheduling-policy|--worker-cls|--chat-template-content-format|"
+        /* hybrids (vllm/config/cache.py): the state dtypes (the model's
+         * ssm_state_dtype stands for them), the cache mode (PR #30877)
+         * and the Mamba block (PR #27289); the plan takes each release's
+         * default mode, docs/model.md "Planning a hybrid on vLLM" */
+        "--mamba-cache-dtype|--mamba-ssm-cache-dtype|--mamba-cache-mode|"
+        "--mamba-block-size",
         NULL),
     KVB__FLAG_SKIP_BARE(
         "--trust-remote-code|--enable-prefix-caching|"

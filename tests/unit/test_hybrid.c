@@ -353,6 +353,40 @@ static void test_hybrid_vllm_align_log(void **state)
     assert_int_equal(p.max_kv_tokens, 595781);
 }
 
+/*
+ * A real start-up with one state page: Qwen3-Next (int4 AutoRound) on
+ * vLLM 0.11.0 (October 2025), TP 2, --dtype float16, --kv-cache-dtype
+ * fp8_e5m2, --max-model-len 215040
+ * (https://github.com/vllm-project/vllm/issues/26646):
+ *   "GPU KV cache size: 90,048 tokens"
+ *   "Maximum concurrency for 215,040 tokens per request: 1.66x"
+ *   token page at TP 2: 2 x 1 KV head x 256 x 1 B = 512 B; state 548864 B
+ *     (test_hybrid_vllm_qwen3_next); block 16 x cdiv(548864, 8192) = 1072;
+ *   90,048 = 84 x 1072, so num_blocks // 4 groups = 84: 336 to 339 blocks;
+ *   a request: cdiv(215040, 1072) = 201 + 3 state pages = 204 blocks;
+ *     only 338 and 339 print 1.66x (337 / 204 = 1.652), and with two
+ *     state pages (207) none of 336-339 would.
+ * 339 blocks x 12 layers x (1072 x 512 B) of KV cache memory: 90048
+ * tokens, 339 / 204 = 1.6618.
+ */
+static void test_hybrid_vllm_one_page_log(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    q.kv_cache_dtype = KVB_DTYPE_FP8;
+    kvb_plan p;
+    kvb_error e;
+    assert_int_equal(plan_model(&m, &q, 141 * GIB, 1100, KVB_ENGINE_VLLM, 2,
+                                339ull * 12 * 1072 * 512, 215040, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.block_size, 1072);
+    assert_int_equal(p.kv_cache_groups, 4);
+    assert_int_equal(p.num_blocks, 339);
+    assert_int_equal(p.max_kv_tokens, 90048);
+    assert_true(near(p.max_concurrency, 339.0 / 204));
+}
+
 /* Where the engine's pool is not modelled, the plan is refused by name,
  * never planned as attention only. */
 static void test_hybrid_plan_refusals(void **state)
@@ -466,6 +500,7 @@ KVB_TESTS(cmocka_unit_test(test_hybrid_qwen3_next_params_by_hand),
           cmocka_unit_test(test_hybrid_vllm_qwen3_next_by_release),
           cmocka_unit_test(test_hybrid_vllm_nemotron3_by_release),
           cmocka_unit_test(test_hybrid_vllm_align_log),
+          cmocka_unit_test(test_hybrid_vllm_one_page_log),
           cmocka_unit_test(test_hybrid_plan_refusals),
           cmocka_unit_test(test_hybrid_tp_divides_recurrent_heads),
           cmocka_unit_test(test_hybrid_llama_cpp_state_cells));

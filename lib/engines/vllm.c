@@ -1559,11 +1559,12 @@ static bool hybrid_modelled(const kvb__engine_in *in)
     return in->version == 0 || in->version >= HYBRID_FIRST;
 }
 
-/* HybridAttentionMambaModelConfig.verify_and_update_config: the attention
- * block is the smallest multiple of 16 tokens whose page (one layer, one
- * rank) holds one layer's recurrent state, MambaSpec.page_size_bytes =
- * conv + temporal state; the Mamba page is then padded to it
- * (mamba_page_size_padded). */
+/* HybridAttentionMambaModelConfig.verify_and_update_config (from 0.18.2
+ * Platform._align_hybrid_block_size, once the backend is known): the
+ * attention block is the smallest multiple of 16 tokens (FlashAttention's
+ * alignment) whose page (one layer, one rank) holds one layer's recurrent
+ * state, MambaSpec.page_size_bytes = conv + temporal state; the Mamba page
+ * is then padded to it (mamba_page_size_padded). */
 static uint64_t hybrid_block(const kvb__engine_in *in)
 {
     uint32_t tp = in->s.tensor_parallel_size ? in->s.tensor_parallel_size : 1;

@@ -1071,6 +1071,28 @@ uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,
 
 /* ---- blocks, tokens, concurrency ---- */
 
+/* The first release whose hybrids run with mamba_cache_mode "align" by
+ * default (PR #50991; the release rules are with hybrid_check below). */
+#define HYBRID_ALIGN V(0, 28, 0)
+
+/* Pages one request holds in each recurrent layer, and so in each
+ * recurrent group (MambaSpec.max_memory_usage_bytes): one in
+ * mamba_cache_mode "none", two in "align". */
+static uint64_t state_pages(const kvb__engine_in *in)
+{
+    return since(in, HYBRID_ALIGN) ? 2 : 1;
+}
+
+/* Blocks one request of `len` tokens holds, the state pages included
+ * (kvb__kv_blocks_per_request counts one per recurrent group). */
+static uint64_t request_blocks(const kvb__engine_in *in,
+                               const kvb__kv_stage *ks, uint64_t len)
+{
+    uint64_t blocks = kvb__kv_blocks_per_request(
+        ks, len, in->s.max_num_batched_tokens, in->s.block_size);
+    return blocks + (state_pages(in) - 1) * ks->rec_groups;
+}
+
 uint64_t kvb__vllm_needed_bytes(const kvb__engine_in *in,
                                 const kvb__kv_stage *ks, uint64_t len)
 {
@@ -1078,10 +1100,10 @@ uint64_t kvb__vllm_needed_bytes(const kvb__engine_in *in,
     uint32_t bs = in->s.block_size;
     if (in->accounting == KVB_ACCOUNTING_VLLM_V1_021)
         return (uint64_t)ks->group_size * ks->page_bytes *
-               kvb__kv_blocks_per_request(ks, len, mnbt, bs);
+               request_blocks(in, ks, len);
     /* the sum over layers of max_memory_usage_bytes; a recurrent layer's
-     * (MambaSpec) is its one padded page */
-    uint64_t blocks = ks->recurrent;
+     * (MambaSpec) is its padded state pages */
+    uint64_t blocks = ks->recurrent * state_pages(in);
     for (int k = 0; k < 3; k++)
         blocks +=
             ks->layers[k] * kvb__kv_blocks_per_layer(ks, k, len, mnbt, bs);
@@ -1109,8 +1131,7 @@ void kvb__vllm_report(const kvb__engine_in *in, const kvb__kv_stage *ks,
         *concurrency = (double)*tokens / (double)mml;
         return;
     }
-    uint64_t per_req =
-        kvb__kv_blocks_per_request(ks, mml, in->s.max_num_batched_tokens, bs);
+    uint64_t per_req = request_blocks(in, ks, mml);
     *concurrency = per_req ? (double)num_blocks / (double)per_req : 0.0;
     /* min_block_size over the groups: a MambaSpec's block is max_model_len
      * tokens (HybridAttentionMambaModelConfig) */
@@ -1514,29 +1535,38 @@ static bool vllm_variant(const char *name, int32_t *accounting)
 /* ---- hybrids with recurrent layers (Mamba2, Gated DeltaNet) ---- */
 
 /*
- * The releases whose hybrid accounting is modelled: V1's hybrid KV-cache
- * manager (Qwen3-Next's release, 0.10.2) up to 0.11.0, where
- * MambaModelConfig switches prefix caching off for every hybrid, so each
- * recurrent layer holds one page per request (MambaSpec with block_size
- * max_model_len; vllm/model_executor/models/config.py and
- * vllm/v1/kv_cache_interface.py).  From 0.11.1 Mamba prefix caching (PR
- * #25752; on by default for hybrids from PR #50991, mamba_cache_mode
- * "align") changes the block size rule and the pages per request by
- * release; before 0.10.2 the state pool is V0's MambaCacheManager.
+ * The releases whose hybrid accounting is modelled, by the mamba_cache_mode
+ * a plan without --enable-prefix-caching gets:
+ *   0.10.2-0.11.0: V1's hybrid KV-cache manager (Qwen3-Next's release)
+ *     with MambaModelConfig switching prefix caching off for every hybrid;
+ *   0.11.1-0.27: Mamba prefix caching exists (PR #25752) but stays opt-in
+ *     for hybrids (EngineArgs: "Disable prefix caching default for hybrid
+ *     models since the feature is still experimental"; later "keep it
+ *     opt-in for now"), so the mode is "none", as before;
+ *   0.28 and the newest: prefix caching on for hybrids by default with
+ *     mamba_cache_mode "align" (PR #50991, merged 2026-08-04; vllm-metal PR
+ *     #651 dates it to 0.28.0).
+ * In "none" and "align" the attention block follows the same rule
+ * (Platform._align_hybrid_block_size, issue #52895: only "all" aligns to
+ * the Mamba chunk); what differs is the pages a request holds per
+ * recurrent layer: MambaSpec.max_memory_usage_bytes is one page in "none"
+ * and two in "align" (vllm/v1/kv_cache_interface.py; the 0.24 log in
+ * tests/unit/test_hybrid.c shows the two).  Before 0.10.2 the state
+ * pool is V0's MambaCacheManager: refused.
  */
 #define HYBRID_FIRST V(0, 10, 2)
-#define HYBRID_LAST  V(0, 11, 0)
 
 static bool hybrid_modelled(const kvb__engine_in *in)
 {
-    return in->version >= HYBRID_FIRST && in->version <= HYBRID_LAST;
+    return in->version == 0 || in->version >= HYBRID_FIRST;
 }
 
-/* HybridAttentionMambaModelConfig.verify_and_update_config: the attention
- * block is the smallest multiple of 16 tokens whose page (one layer, one
- * rank) holds one layer's recurrent state, MambaSpec.page_size_bytes =
- * conv + temporal state; the Mamba page is then padded to it
- * (mamba_page_size_padded). */
+/* HybridAttentionMambaModelConfig.verify_and_update_config (from 0.18.2
+ * Platform._align_hybrid_block_size, once the backend is known): the
+ * attention block is the smallest multiple of 16 tokens (FlashAttention's
+ * alignment) whose page (one layer, one rank) holds one layer's recurrent
+ * state, MambaSpec.page_size_bytes = conv + temporal state; the Mamba page
+ * is then padded to it (mamba_page_size_padded). */
 static uint64_t hybrid_block(const kvb__engine_in *in)
 {
     uint32_t tp = in->s.tensor_parallel_size ? in->s.tensor_parallel_size : 1;
@@ -1566,12 +1596,9 @@ static kvb_status hybrid_check(const kvb__engine_in *in, kvb_error *err)
         return kvb__fail(
             err, KVB_EUNSUPPORTED, "serving.engine_version",
             "planning a hybrid with recurrent layers (%s) on %s is not "
-            "modelled: %s; allowed: engine_version 0.10.2 to 0.11.0",
-            arch, release,
-            in->version && in->version < HYBRID_FIRST
-                ? "before 0.10.2 the state pool is V0's MambaCacheManager"
-                : "from 0.11.1 Mamba prefix caching changes the block size "
-                  "and the state pages per request by release");
+            "modelled: before 0.10.2 the state pool is V0's "
+            "MambaCacheManager; allowed: engine_version 0.10.2 or later",
+            arch, release);
     if (line_v0(in) || in->s.disable_hybrid_kv_cache)
         return kvb__fail(err, KVB_EUNSUPPORTED,
                          line_v0(in) ? "serving.accounting"
@@ -1667,7 +1694,7 @@ static void vllm_tower_warnings(const kvb__engine_in *in, kvb_plan *p)
  * context, not (total - usable) - context. */
 static void vllm_warnings(const kvb__engine_in *in, kvb_plan *p)
 {
-    char text[200];
+    char text[320];
     const char *why = kvb__vllm_v0_fallback(in);
     if (why && in->s.accounting < 0) {
         snprintf(text, sizeof text,
@@ -1686,10 +1713,14 @@ static void vllm_warnings(const kvb__engine_in *in, kvb_plan *p)
     if (kvb__has_recurrent(in->model)) {
         snprintf(text, sizeof text,
                  "a hybrid: the attention block is %u tokens so that its "
-                 "page holds one layer's recurrent state; the activation "
-                 "peak and the FULL_AND_PIECEWISE CUDA graphs are estimated "
-                 "as for attention layers",
-                 in->s.block_size);
+                 "page holds one layer's recurrent state; %s; the "
+                 "activation peak and CUDA graphs are estimated as for "
+                 "attention layers",
+                 in->s.block_size,
+                 state_pages(in) > 1 ? "prefix caching on (mamba_cache_mode "
+                                       "align): 2 state pages per request"
+                                     : "prefix caching off: 1 state page "
+                                       "per request");
         warn(p, text);
     }
     vllm_tower_warnings(in, p);
@@ -1927,7 +1958,13 @@ static const kvb__flag vllm_flags[] = {
         "--num-scheduler-steps|--cpu-offload-gb|"
         "--max-parallel-loading-workers|--guided-decoding-backend|"
         "--num-gpu-blocks-override|--preemption-mode|"
-        "--scheduling-policy|--worker-cls|--chat-template-content-format",
+        "--scheduling-policy|--worker-cls|--chat-template-content-format|"
+        /* hybrids (vllm/config/cache.py): the state dtypes (the model's
+         * ssm_state_dtype stands for them), the cache mode (PR #30877)
+         * and the Mamba block (PR #27289); the plan takes each release's
+         * default mode, docs/model.md "Planning a hybrid on vLLM" */
+        "--mamba-cache-dtype|--mamba-ssm-cache-dtype|--mamba-cache-mode|"
+        "--mamba-block-size",
         NULL),
     KVB__FLAG_SKIP_BARE(
         "--trust-remote-code|--enable-prefix-caching|"

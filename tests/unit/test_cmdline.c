@@ -61,6 +61,29 @@ static void test_cmdline_vllm_serve(void **state)
     assert_int_equal(r.s.engine, KVB_ENGINE_VLLM);
 }
 
+/* A hybrid's own flags are vLLM's (vllm/config/cache.py), so a real
+ * command with them is read, and they are listed as not used: the plan
+ * takes each release's default mamba_cache_mode. */
+static void test_cmdline_vllm_hybrid_flags(void **state)
+{
+    (void)state;
+    const char *argv[] = {"vllm",
+                          "serve",
+                          "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+                          "--mamba-ssm-cache-dtype",
+                          "float32",
+                          "--mamba-cache-mode=align",
+                          "--enable-prefix-caching",
+                          "--max-model-len",
+                          "131072"};
+    read_result r = read_argv(KVB__ARRAY_LEN(argv), argv, NULL, -1);
+    assert_int_equal(r.st, KVB_OK);
+    assert_int_equal(r.s.max_model_len, 131072);
+    assert_string_equal(r.cmd.ignored, "--mamba-ssm-cache-dtype, "
+                                       "--mamba-cache-mode, "
+                                       "--enable-prefix-caching");
+}
+
 static void test_cmdline_python_module_and_env(void **state)
 {
     (void)state;
@@ -209,6 +232,7 @@ static void test_cmdline_vllm_multimodal(void **state)
 
 KVB_TESTS(cmocka_unit_test(test_cmdline_vllm_serve),
           cmocka_unit_test(test_cmdline_vllm_multimodal),
+          cmocka_unit_test(test_cmdline_vllm_hybrid_flags),
           cmocka_unit_test(test_cmdline_python_module_and_env),
           cmocka_unit_test(test_cmdline_flags_only_with_hint),
           cmocka_unit_test(test_cmdline_errors),

@@ -97,26 +97,41 @@ static void test_hybrid_state_per_request(void **state)
     assert_int_equal(kvb__state_bytes_per_request(&m, &q, 1, 0, 52), 49082368);
 }
 
-/* A plan of `model` on vLLM 0.11.0 (the hybrid manager with prefix
- * caching off for hybrids), 20 GiB of KV cache memory given outright
- * (--kv-cache-memory) so the arithmetic below is the whole story. */
+/* A plan of `m` on `version` of `engine`, max_model_len `max_len`, with
+ * the KV cache memory given outright (--kv-cache-memory) so the
+ * arithmetic in the tests below is the whole story. */
+static kvb_status plan_model(const kvb_model *m, const kvb_quant *q,
+                             uint64_t gpu_bytes, uint32_t version,
+                             int32_t engine, uint32_t tp, uint64_t kv_bytes,
+                             uint64_t max_len, kvb_plan *p, kvb_error *e)
+{
+    kvb_gpu g = gpu_of(gpu_bytes, 8);
+    g.compute_capability = 90;
+    kvb_serving s = serving_default();
+    s.engine = engine;
+    s.engine_version = version;
+    s.tensor_parallel_size = tp;
+    s.max_model_len = max_len;
+    s.kv_cache_memory_bytes = kv_bytes;
+    assert_int_equal(KVB_PLAN_INIT(p), KVB_OK);
+    assert_int_equal(kvb_error_init(e, sizeof *e), KVB_OK);
+    return kvb_plan_compute(m, q, &g, &s, p, e);
+}
+
+/* The same for a preset on an H200-sized GPU, max_model_len 262144. */
 static kvb_status plan_hybrid(const char *model, uint32_t version,
                               int32_t engine, uint32_t tp, uint64_t kv_bytes,
                               kvb_plan *p, kvb_error *e)
 {
     kvb_model m = preset_model(model);
     kvb_quant q = quant_of(KVB_QUANT_AUTO);
-    kvb_gpu g = gpu_of(141 * GIB, 8);
-    g.compute_capability = 90;
-    kvb_serving s = serving_default();
-    s.engine = engine;
-    s.engine_version = version;
-    s.tensor_parallel_size = tp;
-    s.max_model_len = 262144;
-    s.kv_cache_memory_bytes = kv_bytes;
-    assert_int_equal(KVB_PLAN_INIT(p), KVB_OK);
-    assert_int_equal(kvb_error_init(e, sizeof *e), KVB_OK);
-    return kvb_plan_compute(&m, &q, &g, &s, p, e);
+    return plan_model(&m, &q, 141 * GIB, version, engine, tp, kv_bytes, 262144,
+                      p, e);
+}
+
+static bool near(double x, double want)
+{
+    return x > want - 1e-9 && x < want + 1e-9;
 }
 
 /*
@@ -189,6 +204,189 @@ static void test_hybrid_vllm_nemotron3(void **state)
                 p.max_concurrency < 1667.0 / 130 + 1e-9);
 }
 
+/*
+ * Qwen3-Next at TP 2 with the 20 GiB above, on the releases after 0.11.0
+ * (lib/engines/vllm.c, "hybrids"): the block (544), the groups (1 + 3 of
+ * 12) and num_blocks (3212) are those of 0.11.0 in every one; what
+ * changes is the state pages a request holds and how tokens are reported.
+ *   0.20.0, prefix caching off for hybrids (opt-in until PR #50991), the
+ *     vllm-v1 line: as 0.11.0, 436832 tokens, concurrency 3212 / 485;
+ *   0.27.0, still off, the 0.21 line: 482 + 3 = 485 blocks a request;
+ *     tokens int(3212 / 485 x 262144) = int(842006528 / 485 =
+ *     1736095.93) = 1736095; needed 12 x 557056 x 485 = 3242065920 B;
+ *   0.28.0 and the newest, mamba_cache_mode "align" by default: two pages
+ *     per GDN group, 482 + 3 x 2 = 488 blocks; tokens int(842006528 /
+ *     488 = 1725423.2) = 1725423; needed 12 x 557056 x 488 = 3262119936 B.
+ * With 2 GiB: 2147483648 / (12 x 557056) = 321.25, so 321 blocks; the
+ * largest length is (321 - 3) x 544 = 172992 with one state page,
+ * (321 - 6) x 544 = 171360 with two.
+ */
+static void test_hybrid_vllm_qwen3_next_by_release(void **state)
+{
+    (void)state;
+    kvb_plan p;
+    kvb_error e;
+    const char *qn = "Qwen3-Next-80B-A3B";
+    assert_int_equal(
+        plan_hybrid(qn, 2000, KVB_ENGINE_VLLM, 2, 20 * GIB, &p, &e), KVB_OK);
+    assert_int_equal(p.accounting, KVB_ACCOUNTING_VLLM_V1);
+    assert_int_equal(p.block_size, 544);
+    assert_int_equal(p.num_blocks, 3212);
+    assert_int_equal(p.max_kv_tokens, 436832);
+    assert_true(near(p.max_concurrency, 3212.0 / 485));
+    assert_non_null(strstr(p.warning, "1 state page"));
+
+    assert_int_equal(
+        plan_hybrid(qn, 2700, KVB_ENGINE_VLLM, 2, 20 * GIB, &p, &e), KVB_OK);
+    assert_int_equal(p.accounting, KVB_ACCOUNTING_VLLM_V1_021);
+    assert_int_equal(p.block_size, 544);
+    assert_int_equal(p.kv_cache_groups, 4);
+    assert_int_equal(p.num_blocks, 3212);
+    assert_int_equal(p.max_kv_tokens, 1736095);
+    assert_true(near(p.max_concurrency, 3212.0 / 485));
+    assert_int_equal(p.kv_needed_bytes_per_gpu, 3242065920ull);
+
+    uint32_t align[] = {2800, 0};
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(
+            plan_hybrid(qn, align[i], KVB_ENGINE_VLLM, 2, 20 * GIB, &p, &e),
+            KVB_OK);
+        assert_int_equal(p.block_size, 544);
+        assert_int_equal(p.num_blocks, 3212);
+        assert_int_equal(p.max_kv_tokens, 1725423);
+        assert_true(near(p.max_concurrency, 3212.0 / 488));
+        assert_int_equal(p.kv_needed_bytes_per_gpu, 3262119936ull);
+        assert_non_null(strstr(p.warning, "2 state pages"));
+    }
+
+    assert_int_equal(plan_hybrid(qn, 2700, KVB_ENGINE_VLLM, 2, 2 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_model_len_fit, 172992);
+    assert_int_equal(plan_hybrid(qn, 0, KVB_ENGINE_VLLM, 2, 2 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_model_len_fit, 171360);
+    assert_int_equal(p.verdict, KVB_VERDICT_MAX_LEN_EXCEEDS_KV);
+}
+
+/*
+ * Nemotron-3 Nano on one H100 (80 GiB), 20 GiB of KV cache memory: the
+ * block (2096), groups (1 + 4 of 6) and num_blocks (1667) of
+ * test_hybrid_vllm_nemotron3 in every release.
+ *   0.20.0 (one state page): 697968 tokens, concurrency 1667 / (126 + 4);
+ *   the newest ("align"): 126 + 4 x 2 = 134 blocks a request;
+ *     concurrency 1667 / 134; tokens int(1667 x 262144 / 134) =
+ *     int(436994048 / 134 = 3261149.6) = 3261149.
+ */
+static void test_hybrid_vllm_nemotron3_by_release(void **state)
+{
+    (void)state;
+    kvb_plan p;
+    kvb_error e;
+    kvb_model m = preset_model("Nemotron-3-Nano-30B-A3B");
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    assert_int_equal(plan_model(&m, &q, 80 * GIB, 2000, KVB_ENGINE_VLLM, 1,
+                                20 * GIB, 262144, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.block_size, 2096);
+    assert_int_equal(p.kv_cache_groups, 5);
+    assert_int_equal(p.num_blocks, 1667);
+    assert_int_equal(p.max_kv_tokens, 697968);
+    assert_true(near(p.max_concurrency, 1667.0 / 130));
+    assert_int_equal(plan_model(&m, &q, 80 * GIB, 0, KVB_ENGINE_VLLM, 1,
+                                20 * GIB, 262144, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.block_size, 2096);
+    assert_int_equal(p.num_blocks, 1667);
+    assert_int_equal(p.max_kv_tokens, 3261149);
+    assert_true(near(p.max_concurrency, 1667.0 / 134));
+}
+
+/*
+ * A real start-up: Qwen3.6-35B-A3B (Qwen3_5MoeForConditionalGeneration)
+ * on vLLM 0.24.0 with --enable-prefix-caching, --kv-cache-dtype fp8,
+ * --max-model-len 131072 (https://github.com/noonghunna/club-3090/issues/652):
+ *   "Available KV cache memory: 6.01 GiB"
+ *   "GPU KV cache size: 569,878 tokens"
+ *   "Maximum concurrency for 131,072 tokens per request: 4.35x"
+ * Gated DeltaNet has no "all" mode, so the flag gives "align", the mode
+ * the newest vLLM takes by default: the plan is made as the newest.  The
+ * model: 40 layers, full attention every 4th (10 + 30), 2 KV heads x
+ * 256; GDN as Qwen3-Next's (16 key heads x 128, 32 value heads x 128,
+ * conv 4) with its state in float32 (mamba_ssm_dtype).
+ *   token page: 2 x 2 x 256 x 1 B (fp8) = 1024 B;
+ *   state: conv (2 x 16 x 128 + 32 x 128) x 3 x 2 B = 49152 B + temporal
+ *     32 x 128 x 128 x 4 B = 2097152 B = 2146304 B;
+ *   block 16 x cdiv(2146304, 16 x 1024) = 2096, page 2146304 B (no pad);
+ *   groups of 10: 1 + 3; num_blocks = 6.01 GiB / 2146304 / 10 = 300
+ *     (any figure that rounds to 6.01 GiB gives 300);
+ *   a request: cdiv(131072, 2096) = 63 + 3 x 2 = 69 blocks; 300 / 69 =
+ *     4.3478 ("4.35x"); tokens int(39321600 / 69 = 569878.3) = 569878.
+ * With one state page (0.24 without the flag) it would be 300 / 66 and
+ * int(39321600 / 66 = 595781.8) = 595781: the log rules that out.
+ */
+static void test_hybrid_vllm_align_log(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    m.num_hidden_layers = 40;
+    snprintf(m.layer_pattern, sizeof m.layer_pattern, "%s",
+             "GGGAGGGAGGGAGGGAGGGAGGGAGGGAGGGAGGGAGGGA");
+    m.num_experts = 256;
+    m.num_experts_per_tok = 8;
+    m.ssm_state_dtype = KVB_DTYPE_FP32;
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    q.kv_cache_dtype = KVB_DTYPE_FP8;
+    uint64_t avail = (uint64_t)(6.01 * (double)GIB);
+    kvb_plan p;
+    kvb_error e;
+    assert_int_equal(plan_model(&m, &q, 141 * GIB, 0, KVB_ENGINE_VLLM, 1, avail,
+                                131072, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.block_size, 2096);
+    assert_int_equal(p.kv_cache_groups, 4);
+    assert_int_equal(p.num_blocks, 300);
+    assert_int_equal(p.max_kv_tokens, 569878);
+    assert_true(near(p.max_concurrency, 300.0 / 69));
+    assert_int_equal(plan_model(&m, &q, 141 * GIB, 2400, KVB_ENGINE_VLLM, 1,
+                                avail, 131072, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_kv_tokens, 595781);
+}
+
+/*
+ * A real start-up with one state page: Qwen3-Next (int4 AutoRound) on
+ * vLLM 0.11.0 (October 2025), TP 2, --dtype float16, --kv-cache-dtype
+ * fp8_e5m2, --max-model-len 215040
+ * (https://github.com/vllm-project/vllm/issues/26646):
+ *   "GPU KV cache size: 90,048 tokens"
+ *   "Maximum concurrency for 215,040 tokens per request: 1.66x"
+ *   token page at TP 2: 2 x 1 KV head x 256 x 1 B = 512 B; state 548864 B
+ *     (test_hybrid_vllm_qwen3_next); block 16 x cdiv(548864, 8192) = 1072;
+ *   90,048 = 84 x 1072, so num_blocks // 4 groups = 84: 336 to 339 blocks;
+ *   a request: cdiv(215040, 1072) = 201 + 3 state pages = 204 blocks;
+ *     only 338 and 339 print 1.66x (337 / 204 = 1.652), and with two
+ *     state pages (207) none of 336-339 would.
+ * 339 blocks x 12 layers x (1072 x 512 B) of KV cache memory: 90048
+ * tokens, 339 / 204 = 1.6618.
+ */
+static void test_hybrid_vllm_one_page_log(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    q.kv_cache_dtype = KVB_DTYPE_FP8;
+    kvb_plan p;
+    kvb_error e;
+    assert_int_equal(plan_model(&m, &q, 141 * GIB, 1100, KVB_ENGINE_VLLM, 2,
+                                339ull * 12 * 1072 * 512, 215040, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.block_size, 1072);
+    assert_int_equal(p.kv_cache_groups, 4);
+    assert_int_equal(p.num_blocks, 339);
+    assert_int_equal(p.max_kv_tokens, 90048);
+    assert_true(near(p.max_concurrency, 339.0 / 204));
+}
+
 /* Where the engine's pool is not modelled, the plan is refused by name,
  * never planned as attention only. */
 static void test_hybrid_plan_refusals(void **state)
@@ -196,17 +394,14 @@ static void test_hybrid_plan_refusals(void **state)
     (void)state;
     kvb_plan p;
     kvb_error e;
-    /* the newest vLLM: Mamba prefix caching changes the rules by release */
-    assert_int_equal(plan_hybrid("Qwen3-Next-80B-A3B", 0, KVB_ENGINE_VLLM, 2,
-                                 20 * GIB, &p, &e),
-                     KVB_EUNSUPPORTED);
-    assert_string_equal(e.field, "serving.engine_version");
-    assert_non_null(strstr(e.message, "0.10.2 to 0.11.0"));
     /* before the V1 hybrid manager */
     assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 1001,
                                  KVB_ENGINE_VLLM, 1, 20 * GIB, &p, &e),
                      KVB_EUNSUPPORTED);
+    assert_string_equal(e.field, "serving.engine_version");
+    assert_non_null(strstr(e.message, "vLLM 0.10.1"));
     assert_non_null(strstr(e.message, "MambaCacheManager"));
+    assert_non_null(strstr(e.message, "0.10.2 or later"));
     /* another engine */
     assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 0,
                                  KVB_ENGINE_SGLANG, 1, 0, &p, &e),
@@ -302,6 +497,10 @@ KVB_TESTS(cmocka_unit_test(test_hybrid_qwen3_next_params_by_hand),
           cmocka_unit_test(test_hybrid_refusals),
           cmocka_unit_test(test_hybrid_vllm_qwen3_next),
           cmocka_unit_test(test_hybrid_vllm_nemotron3),
+          cmocka_unit_test(test_hybrid_vllm_qwen3_next_by_release),
+          cmocka_unit_test(test_hybrid_vllm_nemotron3_by_release),
+          cmocka_unit_test(test_hybrid_vllm_align_log),
+          cmocka_unit_test(test_hybrid_vllm_one_page_log),
           cmocka_unit_test(test_hybrid_plan_refusals),
           cmocka_unit_test(test_hybrid_tp_divides_recurrent_heads),
           cmocka_unit_test(test_hybrid_llama_cpp_state_cells));

@@ -367,6 +367,79 @@ static bool sglang_hybrid(const kvb__engine_in *in)
 /* swa_full_tokens_ratio (server_args.py default). */
 #define SWA_FULL_TOKENS_RATIO 0.8
 
+/*
+ * SGLang's mamba pool for Mamba2 / Gated DeltaNet hybrids
+ * (model_executor/model_runner.py profile_max_num_token and
+ * handle_max_mamba_cache; mem_cache/memory_pool.py HybridReqToTokenPool
+ * and MambaPool).  The KV budget `rest` is split before any token:
+ *
+ *   per_req = the state of every recurrent layer of one request on one
+ *             rank (mamba2_cache_params.mamba_cache_per_req): conv in the
+ *             model dtype, temporal in --mamba-ssm-dtype (float32)
+ *   radix on (the default for Gated DeltaNet from 0.5.4, PR #11214, and
+ *   for Mamba2 from 0.5.6, PR #13584):
+ *       slots = int(rest x r / (1 + r) // per_req), r =
+ *               --mamba-full-memory-ratio (0.9 since PR #11679)
+ *       max_num_reqs <= slots // 3 (MAMBA_CACHE_SIZE_MAX_RUNNING_
+ *               REQUESTS_RATIO: a running request and its cached states)
+ *   radix off (the releases before; --disable-radix-cache):
+ *       slots = --max-running-requests, else 512; max_num_reqs <= slots
+ *   tokens = (rest - slots x per_req) // cell, the cell over the
+ *            full-attention layers only (full_attention_layer_ids).
+ */
+#define MAMBA_FULL_MEMORY_RATIO 0.9
+#define MAMBA_DEFAULT_SLOTS     512
+#define MAMBA_SLOTS_PER_REQUEST 3
+/* Qwen3-Next (Gated DeltaNet) arrived with 0.5.2 (PR #10233, 2025-09);
+ * NemotronH (Mamba2) with 0.5.4; both dated from version-bump commits. */
+#define MAMBA_GDN_SINCE    V(0, 5, 2)
+#define MAMBA_MAMBA2_SINCE V(0, 5, 4)
+#define MAMBA_GDN_RADIX    V(0, 5, 4)
+#define MAMBA_MAMBA2_RADIX V(0, 5, 6)
+
+static bool is_gdn(const kvb_model *m)
+{
+    return strchr(m->layer_pattern, 'G') != NULL;
+}
+
+/* Does the release run this hybrid with its radix cache (so the pool is
+ * split by ratio)? */
+static bool mamba_radix(const kvb__engine_in *in)
+{
+    return since(in, is_gdn(in->model) ? MAMBA_GDN_RADIX : MAMBA_MAMBA2_RADIX);
+}
+
+/* mamba_cache_per_req on one rank: the temporal state in float32
+ * (--mamba-ssm-dtype's default), the conv state in the model dtype. */
+static uint64_t mamba_per_request(const kvb__engine_in *in)
+{
+    kvb_model m = *in->model;
+    m.ssm_state_dtype = KVB_DTYPE_FP32;
+    return kvb__state_bytes_per_request(
+        &m, in->quant, in->s.tensor_parallel_size, 0, m.num_hidden_layers);
+}
+
+/* max_mamba_cache_size for a KV budget of `rest` bytes. */
+static uint64_t mamba_slots(const kvb__engine_in *in, uint64_t rest)
+{
+    uint64_t per = mamba_per_request(in);
+    if (!per)
+        return 0;
+    if (!mamba_radix(in))
+        return in->s.max_num_seqs ? in->s.max_num_seqs : MAMBA_DEFAULT_SLOTS;
+    double r = MAMBA_FULL_MEMORY_RATIO;
+    return (uint64_t)((double)rest * r / (1.0 + r)) / per;
+}
+
+/* The pool's bytes, at most `rest`. */
+static uint64_t mamba_pool_bytes(const kvb__engine_in *in, uint64_t rest)
+{
+    uint64_t per = mamba_per_request(in), slots = mamba_slots(in, rest);
+    if (per && slots > rest / per)
+        return rest;
+    return slots * per;
+}
+
 /* cell_size of profile_max_num_token: every layer of the stage,
  * max(1, H_kv // attention TP) heads (model_config.get_num_kv_heads);
  * MLA caches kv_lora_rank + qk_rope_head_dim. */
@@ -412,6 +485,7 @@ static uint64_t sglang_num_blocks(const kvb__engine_in *in,
     uint32_t page = in->s.block_size ? in->s.block_size : 1;
     if (!cell)
         return 0;
+    available -= mamba_pool_bytes(in, available);
     uint64_t tokens = available / cell;
     if (in->s.max_total_tokens)
         tokens = kvb__min(tokens, in->s.max_total_tokens);
@@ -459,6 +533,38 @@ static uint64_t request_slots(uint64_t tokens, uint64_t context)
     return kvb__min(kvb__max(r, 2048), 4096);
 }
 
+/* The requests the mamba pool admits (init_memory_pool: max_num_reqs at
+ * most max_mamba_cache_size // ratio); UINT64_MAX for other models. */
+static uint64_t mamba_requests(const kvb__engine_in *in,
+                               const kvb__stage_result *r)
+{
+    if (!mamba_per_request(in))
+        return UINT64_MAX;
+    uint64_t rest = r->available > 0 ? (uint64_t)r->available : 0;
+    uint64_t slots = mamba_slots(in, rest);
+    return mamba_radix(in) ? slots / MAMBA_SLOTS_PER_REQUEST : slots;
+}
+
+/* The state pool is part of the KV-cache line (as llama.cpp's cells
+ * are); the warning names it ("Mamba Cache is allocated.
+ * max_mamba_cache_size: N"). */
+static void mamba_finish(const kvb__engine_in *in, kvb_plan *p,
+                         const kvb__stage_result *r)
+{
+    uint64_t per = mamba_per_request(in);
+    if (!per)
+        return;
+    uint64_t rest = r->available > 0 ? (uint64_t)r->available : 0;
+    uint64_t bytes = mamba_pool_bytes(in, rest);
+    p->kv_cache_bytes_per_gpu += bytes;
+    if (p->warning[0] == '\0')
+        snprintf(p->warning, sizeof p->warning,
+                 "SGLang's mamba pool: %llu slots of %.2f MiB (%.2f GiB, in "
+                 "the KV cache line), at most %u running requests",
+                 (unsigned long long)(bytes / per), (double)per / KVB__MIB,
+                 KVB__GIB(bytes), p->max_num_seqs);
+}
+
 static void sglang_finish(const kvb__engine_in *in, kvb_plan *p,
                           const kvb__stage_result *r)
 {
@@ -493,6 +599,7 @@ static void sglang_finish(const kvb__engine_in *in, kvb_plan *p,
         in->s.max_num_seqs
             ? in->s.max_num_seqs / kvb__max(in->s.data_parallel_size, 1)
             : full / 2;
+    slots = kvb__min(slots, mamba_requests(in, r));
     p->max_num_seqs = (uint32_t)kvb__min(kvb__min(run, slots), UINT32_MAX);
     if (full && full < in->s.max_model_len && p->warning[0] == '\0')
         snprintf(p->warning, sizeof p->warning,
@@ -500,6 +607,7 @@ static void sglang_finish(const kvb__engine_in *in, kvb_plan *p,
                  "(max_total_num_tokens - 1), below --context-length %llu",
                  (unsigned long long)(full - 1),
                  (unsigned long long)in->s.max_model_len);
+    mamba_finish(in, p, r);
 }
 
 /* SGLang never refuses a context longer than the pool: it caps the
@@ -671,6 +779,19 @@ static kvb_status sglang_speculative(kvb__cmd *c, const char *flag,
     return KVB_OK;
 }
 
+/* The mamba pool's settings (server_args.py): the plan takes their
+ * defaults (512 slots or the 0.9 split, a float32 temporal state). */
+static kvb_status sglang_mamba_flag(kvb__cmd *c, const char *flag,
+                                    const char *value, kvb_error *err)
+{
+    (void)err;
+    kvb__cmd_warn(c,
+                  "%s %s: not modelled; the plan sizes the mamba pool with "
+                  "SGLang's defaults",
+                  flag, value);
+    return KVB_OK;
+}
+
 #define S KVB__FLAG_SERVING
 #define C KVB__FLAG_COMMAND
 /* python/sglang/srt/server_args.py (ServerArgs.add_cli_args): the flags
@@ -701,6 +822,9 @@ static const kvb__flag sglang_flags[] = {
     S("--disable-hybrid-swa-memory", NULL, KVB__FLAG_ON,
       disable_hybrid_kv_cache),
     KVB__FLAG_SET("--speculative-algorithm", NULL, sglang_speculative),
+    KVB__FLAG_SET("--max-mamba-cache-size|--mamba-full-memory-ratio|"
+                  "--mamba-ssm-dtype",
+                  NULL, sglang_mamba_flag),
     KVB__FLAG_SKIP(
         "--tokenizer-path|--tokenizer-mode|--revision|--served-model-name|"
         "--host|--port|--api-key|--download-dir|--load-format|"
@@ -710,7 +834,7 @@ static const kvb__flag sglang_flags[] = {
         "--cuda-graph-bs|--torch-compile-max-bs|--log-level|"
         "--nnodes|--node-rank|--dist-init-addr|--stream-interval|"
         "--watchdog-timeout|--num-continuous-decode-steps|"
-        "--swa-full-tokens-ratio|--max-mamba-cache-size|"
+        "--swa-full-tokens-ratio|"
         "--moe-a2a-backend|--moe-runner-backend|--deepep-mode|"
         "--speculative-num-steps|--speculative-eagle-topk|"
         "--speculative-num-draft-tokens|--speculative-draft-model-path|"
@@ -966,6 +1090,35 @@ static int32_t sglang_accounting(const kvb__engine_in *in)
     return KVB_ACCOUNTING_SGLANG;
 }
 
+/* Hybrids: the releases that run them, one pipeline stage (the pool is
+ * sized over the whole model), no DP attention (the pool is divided per
+ * DP shard: not modelled). */
+static kvb_status sglang_check_hybrid(const kvb__engine_in *in, kvb_error *err)
+{
+    const kvb_model *m = in->model;
+    if (!kvb__has_recurrent(m))
+        return KVB_OK;
+    uint32_t first = is_gdn(m) ? MAMBA_GDN_SINCE : MAMBA_MAMBA2_SINCE;
+    uint32_t v = in->version;
+    if (!since(in, first))
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine_version",
+                         "SGLang %u.%u.%u does not run %s (%s layers arrived "
+                         "in %u.%u.%u); allowed: %u.%u.%u or later",
+                         v / 10000, v / 100 % 100, v % 100,
+                         kvb_arch_name(m->arch),
+                         is_gdn(m) ? "Gated DeltaNet" : "Mamba2", first / 10000,
+                         first / 100 % 100, first % 100, first / 10000,
+                         first / 100 % 100, first % 100);
+    if (in->s.pipeline_parallel_size > 1 || in->s.enable_dp_attention)
+        return kvb__fail(err, KVB_EUNSUPPORTED,
+                         "serving.pipeline_parallel_size",
+                         "a hybrid with recurrent layers on SGLang is planned "
+                         "with TP only: the mamba pool under PP or DP "
+                         "attention is not modelled; allowed: "
+                         "pipeline_parallel_size 1, no DP attention");
+    return KVB_OK;
+}
+
 static kvb_status sglang_check(const kvb__engine_in *in, kvb_error *err)
 {
     int32_t a = in->s.accounting;
@@ -974,7 +1127,7 @@ static kvb_status sglang_check(const kvb__engine_in *in, kvb_error *err)
                          "serving.accounting (%s) is not SGLang's; allowed: "
                          "-1, sglang",
                          kvb_accounting_name(a) ? kvb_accounting_name(a) : "?");
-    return KVB_OK;
+    return sglang_check_hybrid(in, err);
 }
 
 static uint32_t sglang_weights_gpu_key(const kvb__engine_in *in)
@@ -1032,4 +1185,5 @@ const kvb__engine kvb__engine_sglang = {
     .abbrev = true, /* server_args.py: a plain argparse.ArgumentParser */
     .positional_model = false,
     .log_line = sglang_log_line,
+    .recurrent = true, /* the mamba pool (handle_max_mamba_cache) */
 };

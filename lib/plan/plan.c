@@ -524,16 +524,16 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
     if (!(in->gpu_names & KVB__GPU_NAMES_KNOWN))
         in->gpu_names = kvb__gpu_names(in->gpu);
     const kvb__engine *e = in->engine;
-    /* An engine whose recurrent-state pool is not modelled (SGLang's
-     * mamba cache, llama.cpp's cells ...) would plan such a model as
+    /* An engine whose recurrent-state pool is not modelled (Ollama's
+     * estimator, TensorRT-LLM, TGI) would plan such a model as
      * attention only: confidently wrong, so it is refused. */
     if (kvb__has_recurrent(in->model) && !e->recurrent)
         return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
                          "planning a hybrid with recurrent layers (%s) on %s "
                          "is not modelled yet: weights, KV per token and the "
                          "state per request are computed, %s's state pool "
-                         "is not; allowed: llama.cpp, or vLLM 0.10.2 to "
-                         "0.11.0",
+                         "is not; allowed: llama.cpp, vLLM 0.10.2 or later, "
+                         "SGLang 0.5.2 or later",
                          kvb_arch_name(in->model->arch), e->display,
                          e->display);
     e->defaults(in);

@@ -396,6 +396,30 @@ static void test_sglang_command(void **state)
     assert_int_equal(s.max_total_tokens, 131072);
     assert_int_equal(s.enable_expert_parallel, 1);
 
+    /* the mamba pool's settings are read and named as not modelled (the
+     * plan takes SGLang's defaults); --disable-radix-cache is ignored */
+    const char *mamba[] = {"python3",
+                           "-m",
+                           "sglang.launch_server",
+                           "--model-path",
+                           "Qwen/Qwen3-Next-80B-A3B-Instruct",
+                           "--tp",
+                           "2",
+                           "--max-mamba-cache-size",
+                           "360",
+                           "--mamba-ssm-dtype",
+                           "bfloat16",
+                           "--mamba-full-memory-ratio=0.5"};
+    s = serving_default();
+    assert_int_equal(
+        kvb_command_read(KVB__ARRAY_LEN(mamba), mamba, NULL, -1, &c, &s, &e),
+        KVB_OK);
+    assert_int_equal(s.tensor_parallel_size, 2);
+    assert_non_null(strstr(c.warning, "--max-mamba-cache-size 360: not "
+                                      "modelled"));
+    assert_non_null(strstr(c.warning, "--mamba-ssm-dtype bfloat16"));
+    assert_non_null(strstr(c.warning, "--mamba-full-memory-ratio 0.5"));
+
     /* a flag SGLang does not have is an error naming it */
     const char *bad[] = {"python3",      "-m", "sglang.launch_server",
                          "--model-path", "M",  "--gpu-memory-utilization",

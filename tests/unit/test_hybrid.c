@@ -403,11 +403,109 @@ static void test_hybrid_plan_refusals(void **state)
     assert_non_null(strstr(e.message, "MambaCacheManager"));
     assert_non_null(strstr(e.message, "0.10.2 or later"));
     /* another engine */
-    assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 0,
-                                 KVB_ENGINE_SGLANG, 1, 0, &p, &e),
-                     KVB_EUNSUPPORTED);
+    assert_int_equal(
+        plan_hybrid("Nemotron-3-Nano-30B-A3B", 0, KVB_ENGINE_TGI, 1, 0, &p, &e),
+        KVB_EUNSUPPORTED);
     assert_string_equal(e.field, "model.layer_pattern");
-    assert_non_null(strstr(e.message, "SGLang"));
+    assert_non_null(strstr(e.message, "TGI"));
+}
+
+/*
+ * SGLang, newest (radix cache on: handle_max_mamba_cache splits the KV
+ * budget 0.9 : 1), 20 GiB = 21474836480 B of it, max_model_len 262144.
+ * Qwen3-Next at TP 2: mamba_cache_per_req = 36 GDN layers x (conv
+ * (2 x 16 x 128 + 32 x 128) / 2 x 3 x 2 B = 24576 + temporal 32 / 2 x
+ * 128 x 128 x 4 B (--mamba-ssm-dtype float32) = 1048576) = 38633472 B;
+ *   slots = int(20 x 0.9 / 1.9 GiB // 38633472) = 263, 10160603136 B;
+ *   tokens = (21474836480 - 10160603136) // (12 x 2 x 256 x 2 B / 2 =
+ *            12288) = 920754;
+ *   max_running_requests = min(request slots max(int(920754 / 262144 x
+ *            512) = 1798, 2048) = 2048, 263 // 3 = 87) = 87.
+ * Nemotron-3 Nano at TP 1 (23 Mamba2 layers x (36864 + 2097152) B =
+ * 49082368 B; cell 6 x 2 x 2 x 128 x 2 = 6144 B):
+ *   slots 10172290334 // 49082368 = 207, 10160050176 B;
+ *   tokens 11314786304 // 6144 = 1841599;
+ *   max_running_requests = min(3596, 207 // 3 = 69) = 69.
+ */
+static void test_hybrid_sglang_split(void **state)
+{
+    (void)state;
+    kvb_plan p;
+    kvb_error e;
+    assert_int_equal(plan_hybrid("Qwen3-Next-80B-A3B", 0, KVB_ENGINE_SGLANG, 2,
+                                 20 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_total_tokens, 920754);
+    assert_int_equal(p.max_kv_tokens, 920754);
+    assert_int_equal(p.max_num_seqs, 87);
+    assert_int_equal(p.kv_cache_bytes_per_gpu,
+                     920754ull * 12288 + 10160603136ull);
+    assert_non_null(strstr(p.warning, "263 slots"));
+    assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 0,
+                                 KVB_ENGINE_SGLANG, 1, 20 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_total_tokens, 1841599);
+    assert_int_equal(p.max_num_seqs, 69);
+    assert_non_null(strstr(p.warning, "207 slots"));
+}
+
+/*
+ * SGLang before the mamba radix cache (Gated DeltaNet 0.5.2 - 0.5.3,
+ * Mamba2 0.5.4 - 0.5.5): the radix cache is off and the pool holds
+ * --max-running-requests, else 512, states.  Qwen3-Next at TP 2 on
+ * 0.5.3: 512 x 38633472 = 19780337664 B; (21474836480 - 19780337664)
+ * // 12288 = 137898 tokens; max_running_requests min(137898 // 2, 2048,
+ * 512) = 512.  With --max-running-requests 64: 64 x 38633472 =
+ * 2472542208 B, (21474836480 - 2472542208) // 12288 = 1546410 tokens.
+ * Nemotron-3 Nano on 0.5.5: 512 x 49082368 = 25130172416 B, more than
+ * the 20 GiB: no token is left ("Not enough memory").  Releases before
+ * support are refused by name.
+ */
+static void test_hybrid_sglang_by_release(void **state)
+{
+    (void)state;
+    kvb_plan p;
+    kvb_error e;
+    assert_int_equal(plan_hybrid("Qwen3-Next-80B-A3B", 503, KVB_ENGINE_SGLANG,
+                                 2, 20 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_total_tokens, 137898);
+    assert_int_equal(p.max_num_seqs, 512);
+
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_gpu g = gpu_of(141 * GIB, 8);
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_SGLANG;
+    s.engine_version = 503;
+    s.tensor_parallel_size = 2;
+    s.max_model_len = 262144;
+    s.max_num_seqs = 64;
+    s.kv_cache_memory_bytes = 20 * GIB;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_int_equal(p.max_total_tokens, 1546410);
+    assert_int_equal(p.max_num_seqs, 64);
+
+    assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 505,
+                                 KVB_ENGINE_SGLANG, 1, 20 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_total_tokens, 0);
+    assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 506,
+                                 KVB_ENGINE_SGLANG, 1, 20 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_total_tokens, 1841599);
+
+    assert_int_equal(plan_hybrid("Qwen3-Next-80B-A3B", 501, KVB_ENGINE_SGLANG,
+                                 2, 20 * GIB, &p, &e),
+                     KVB_EUNSUPPORTED);
+    assert_string_equal(e.field, "serving.engine_version");
+    assert_non_null(strstr(e.message, "SGLang 0.5.1"));
+    assert_non_null(strstr(e.message, "0.5.2 or later"));
+    assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 503,
+                                 KVB_ENGINE_SGLANG, 1, 20 * GIB, &p, &e),
+                     KVB_EUNSUPPORTED);
+    assert_non_null(strstr(e.message, "0.5.4 or later"));
 }
 
 /* Recurrent heads that TP does not divide stop vLLM (MambaMixer2 and
@@ -502,5 +600,7 @@ KVB_TESTS(cmocka_unit_test(test_hybrid_qwen3_next_params_by_hand),
           cmocka_unit_test(test_hybrid_vllm_align_log),
           cmocka_unit_test(test_hybrid_vllm_one_page_log),
           cmocka_unit_test(test_hybrid_plan_refusals),
+          cmocka_unit_test(test_hybrid_sglang_split),
+          cmocka_unit_test(test_hybrid_sglang_by_release),
           cmocka_unit_test(test_hybrid_tp_divides_recurrent_heads),
           cmocka_unit_test(test_hybrid_llama_cpp_state_cells));

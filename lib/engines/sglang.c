@@ -547,7 +547,8 @@ static uint64_t mamba_requests(const kvb__engine_in *in,
 
 /* The state pool is part of the KV-cache line (as llama.cpp's cells
  * are); the warning names it ("Mamba Cache is allocated.
- * max_mamba_cache_size: N"). */
+ * max_mamba_cache_size: N").  A fixed pool larger than the budget leaves
+ * a negative rest: SGLang stops with "Not enough memory". */
 static void mamba_finish(const kvb__engine_in *in, kvb_plan *p,
                          const kvb__stage_result *r)
 {
@@ -555,13 +556,20 @@ static void mamba_finish(const kvb__engine_in *in, kvb_plan *p,
     if (!per)
         return;
     uint64_t rest = r->available > 0 ? (uint64_t)r->available : 0;
-    uint64_t bytes = mamba_pool_bytes(in, rest);
+    uint64_t slots = mamba_slots(in, rest), bytes = mamba_pool_bytes(in, rest);
     p->kv_cache_bytes_per_gpu += bytes;
-    if (p->warning[0] == '\0')
+    if (slots > rest / per)
+        snprintf(p->warning, sizeof p->warning,
+                 "SGLang's mamba pool of %llu states of %.2f MiB (%.2f GiB) "
+                 "exceeds the %.2f GiB left after the weights: SGLang stops "
+                 "with \"Not enough memory\"; lower --max-running-requests",
+                 (unsigned long long)slots, (double)per / KVB__MIB,
+                 KVB__GIB(slots * per), KVB__GIB(rest));
+    else if (p->warning[0] == '\0')
         snprintf(p->warning, sizeof p->warning,
                  "SGLang's mamba pool: %llu slots of %.2f MiB (%.2f GiB, in "
                  "the KV cache line), at most %u running requests",
-                 (unsigned long long)(bytes / per), (double)per / KVB__MIB,
+                 (unsigned long long)slots, (double)per / KVB__MIB,
                  KVB__GIB(bytes), p->max_num_seqs);
 }
 

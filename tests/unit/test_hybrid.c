@@ -491,6 +491,8 @@ static void test_hybrid_sglang_by_release(void **state)
                                  KVB_ENGINE_SGLANG, 1, 20 * GIB, &p, &e),
                      KVB_OK);
     assert_int_equal(p.max_total_tokens, 0);
+    assert_non_null(strstr(p.warning, "512 states"));
+    assert_non_null(strstr(p.warning, "Not enough memory"));
     assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 506,
                                  KVB_ENGINE_SGLANG, 1, 20 * GIB, &p, &e),
                      KVB_OK);

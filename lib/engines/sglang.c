@@ -381,7 +381,8 @@ static bool sglang_hybrid(const kvb__engine_in *in)
  *       slots = int(rest x r / (1 + r) // per_req), r =
  *               --mamba-full-memory-ratio (0.9 since PR #11679)
  *       max_num_reqs <= slots // 3 (MAMBA_CACHE_SIZE_MAX_RUNNING_
- *               REQUESTS_RATIO: a running request and its cached states)
+ *               REQUESTS_RATIO: a running request and its cached states),
+ *               // 5 with the extra_buffer strategy (below)
  *   radix off (the releases before; --disable-radix-cache):
  *       slots = --max-running-requests, else 512; max_num_reqs <= slots
  *   tokens = (rest - slots x per_req) // cell, the cell over the
@@ -396,6 +397,15 @@ static bool sglang_hybrid(const kvb__engine_in *in)
 #define MAMBA_MAMBA2_SINCE V(0, 5, 4)
 #define MAMBA_GDN_RADIX    V(0, 5, 4)
 #define MAMBA_MAMBA2_RADIX V(0, 5, 6)
+/* --mamba-scheduler-strategy auto resolves to extra_buffer for Gated
+ * DeltaNet models while the overlap scheduler is on (proposed in PR
+ * #26127, 2026-05; in the code PR #30127 moved on 2026-07-04): two
+ * ping-pong states more a request (MAMBA_CACHE_V2_ADDITIONAL_RATIO_
+ * OVERLAP), so max_num_reqs <= slots // 5.  The release is inferred
+ * from those dates.  NemotronH still ran no_buffer in 2026-07 (issue
+ * #31833). */
+#define MAMBA_GDN_EXTRA_BUFFER   V(0, 5, 13)
+#define MAMBA_EXTRA_BUFFER_SLOTS 2
 
 static bool is_gdn(const kvb_model *m)
 {
@@ -542,7 +552,12 @@ static uint64_t mamba_requests(const kvb__engine_in *in,
         return UINT64_MAX;
     uint64_t rest = r->available > 0 ? (uint64_t)r->available : 0;
     uint64_t slots = mamba_slots(in, rest);
-    return mamba_radix(in) ? slots / MAMBA_SLOTS_PER_REQUEST : slots;
+    if (!mamba_radix(in))
+        return slots;
+    uint64_t ratio = MAMBA_SLOTS_PER_REQUEST;
+    if (is_gdn(in->model) && since(in, MAMBA_GDN_EXTRA_BUFFER))
+        ratio += MAMBA_EXTRA_BUFFER_SLOTS;
+    return slots / ratio;
 }
 
 /* The state pool is part of the KV-cache line (as llama.cpp's cells

@@ -420,7 +420,9 @@ static void test_hybrid_plan_refusals(void **state)
  *   tokens = (21474836480 - 10160603136) // (12 x 2 x 256 x 2 B / 2 =
  *            12288) = 920754;
  *   max_running_requests = min(request slots max(int(920754 / 262144 x
- *            512) = 1798, 2048) = 2048, 263 // 3 = 87) = 87.
+ *            512) = 1798, 2048) = 2048, 263 // 5 = 52) = 52 on the newest
+ *            release (extra_buffer: 3 + 2 states a request), 263 // 3 =
+ *            87 on 0.5.12 (no_buffer).
  * Nemotron-3 Nano at TP 1 (23 Mamba2 layers x (36864 + 2097152) B =
  * 49082368 B; cell 6 x 2 x 2 x 128 x 2 = 6144 B):
  *   slots 10172290334 // 49082368 = 207, 10160050176 B;
@@ -437,10 +439,15 @@ static void test_hybrid_sglang_split(void **state)
                      KVB_OK);
     assert_int_equal(p.max_total_tokens, 920754);
     assert_int_equal(p.max_kv_tokens, 920754);
-    assert_int_equal(p.max_num_seqs, 87);
+    assert_int_equal(p.max_num_seqs, 52);
     assert_int_equal(p.kv_cache_bytes_per_gpu,
                      920754ull * 12288 + 10160603136ull);
     assert_non_null(strstr(p.warning, "263 slots"));
+    assert_int_equal(plan_hybrid("Qwen3-Next-80B-A3B", 512, KVB_ENGINE_SGLANG,
+                                 2, 20 * GIB, &p, &e),
+                     KVB_OK);
+    assert_int_equal(p.max_total_tokens, 920754);
+    assert_int_equal(p.max_num_seqs, 87);
     assert_int_equal(plan_hybrid("Nemotron-3-Nano-30B-A3B", 0,
                                  KVB_ENGINE_SGLANG, 1, 20 * GIB, &p, &e),
                      KVB_OK);

@@ -457,6 +457,64 @@ static void test_hybrid_sglang_split(void **state)
 }
 
 /*
+ * A real SGLang start-up of Qwen3.5-397B-A17B at TP 2 (ktransformers'
+ * SGLang, 2026-02-27, https://github.com/kvcache-ai/ktransformers/issues/1870):
+ *   Mamba Cache is allocated. max_mamba_cache_size: 82, conv_state size:
+ *     0.13GB, ssm_state size: 7.29GB
+ *   KV Cache is allocated. #tokens: 580364, K size: 4.15 GB, V size: 4.15 GB
+ *   max_total_num_tokens=580364, ..., max_running_requests=1,
+ *     context_len=8192
+ * The model: 60 layers, every fourth full attention (45 Gated DeltaNet,
+ * 15 attention), 64 value / 16 key linear heads of 128, kernel 4, 2 KV
+ * heads of 256.  Per rank: conv (64 x 128 + 2 x 16 x 128) / 2 x 3 x 2 B
+ * = 36864, temporal 32 x 128 x 128 x 4 B (float32) = 2097152; the pool
+ * holds 82 + 1 states (MambaPool's padding slot): 45 x 83 x 2097152 =
+ * 7832862720 B = 7.29 GiB, 45 x 83 x 36864 = 0.13 GiB, as logged.  K:
+ * 580364 x 15 x 256 x 2 B = 4.15 GiB.  The budget is not printed; the
+ * one that gives the logged figures is the KV pool plus 82 states:
+ * 580364 x 15360 + 82 x 45 x 2134016 = 16788910080 B, and on it the 0.9
+ * split gives int(16788910080 x 0.9 / 1.9 // 96030720) = 82 states, the
+ * logged max_mamba_cache_size (0.8 would give 77, one per-request state
+ * in the model dtype 162).
+ */
+static void test_hybrid_sglang_qwen35_log(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Qwen3-Next-80B-A3B");
+    m.num_hidden_layers = 60;
+    memset(m.layer_pattern, 0, sizeof m.layer_pattern);
+    for (int i = 0; i < 60; i++)
+        m.layer_pattern[i] = (i % 4 == 3) ? 'A' : 'G';
+    m.ssm_num_heads = 64;
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    uint64_t conv = 0, ssm = 0;
+    m.ssm_state_dtype = KVB_DTYPE_FP32;
+    kvb__state_bytes(&m, &q, 2, &conv, &ssm);
+    assert_int_equal(conv, 36864);
+    assert_int_equal(ssm, 2097152);
+    assert_int_equal(45 * 83 * ssm, 7832862720ull);
+    m.ssm_state_dtype = KVB_DTYPE_AUTO; /* SGLang's flag, not the model */
+
+    kvb_gpu g = gpu_of(24 * GIB, 8);
+    g.compute_capability = 89;
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_SGLANG;
+    s.engine_version = 509;
+    s.tensor_parallel_size = 2;
+    s.max_model_len = 8192;
+    s.max_num_seqs = 1;
+    s.kv_cache_memory_bytes = 16788910080ull;
+    kvb_plan p;
+    kvb_error e;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_error_init(&e, sizeof e), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    assert_non_null(strstr(p.warning, "82 slots"));
+    assert_int_equal(p.max_total_tokens, 580364);
+    assert_int_equal(p.max_num_seqs, 1);
+}
+
+/*
  * SGLang before the mamba radix cache (Gated DeltaNet 0.5.2 - 0.5.3,
  * Mamba2 0.5.4 - 0.5.5): the radix cache is off and the pool holds
  * --max-running-requests, else 512, states.  Qwen3-Next at TP 2 on
@@ -611,5 +669,6 @@ KVB_TESTS(cmocka_unit_test(test_hybrid_qwen3_next_params_by_hand),
           cmocka_unit_test(test_hybrid_plan_refusals),
           cmocka_unit_test(test_hybrid_sglang_split),
           cmocka_unit_test(test_hybrid_sglang_by_release),
+          cmocka_unit_test(test_hybrid_sglang_qwen35_log),
           cmocka_unit_test(test_hybrid_tp_divides_recurrent_heads),
           cmocka_unit_test(test_hybrid_llama_cpp_state_cells));

@@ -244,13 +244,13 @@ static void test_jamba_refusals(void **state)
     (void)state;
     kvb_model m;
     kvb_error e;
-    assert_int_equal(parse("\"mamba_dt_rank\": 256", "\"mamba_dt_rank\": 128",
-                           &m, &e),
-                     KVB_EUNSUPPORTED);
+    assert_int_equal(
+        parse("\"mamba_dt_rank\": 256", "\"mamba_dt_rank\": 128", &m, &e),
+        KVB_EUNSUPPORTED);
     assert_string_equal(e.field, "config.mamba_dt_rank");
-    assert_int_equal(parse("\"mamba_dt_rank\": 256", "\"mamba_dt_rank\": \"auto\"",
-                           &m, &e),
-                     KVB_OK); /* ceil(4096 / 16) */
+    assert_int_equal(
+        parse("\"mamba_dt_rank\": 256", "\"mamba_dt_rank\": \"auto\"", &m, &e),
+        KVB_OK); /* ceil(4096 / 16) */
     assert_int_equal(parse("\"mamba_proj_bias\": false",
                            "\"mamba_proj_bias\": true", &m, &e),
                      KVB_EUNSUPPORTED);
@@ -259,9 +259,9 @@ static void test_jamba_refusals(void **state)
                            "\"expert_layer_offset\": 0", &m, &e),
                      KVB_EUNSUPPORTED);
     assert_string_equal(e.field, "config.expert_layer_offset");
-    assert_int_equal(parse("\"attn_layer_offset\": 4",
-                           "\"attn_layer_offset\": 9", &m, &e),
-                     KVB_ERANGE);
+    assert_int_equal(
+        parse("\"attn_layer_offset\": 4", "\"attn_layer_offset\": 9", &m, &e),
+        KVB_ERANGE);
     /* one expert: JambaMLP on every layer */
     assert_int_equal(parse("\"num_experts\": 16", "\"num_experts\": 1", &m, &e),
                      KVB_OK);

@@ -1478,7 +1478,13 @@ static kvb_status refuse_mllama(cfg *c)
 static const struct {
     const char *type, *missing;
 } unmodelled[] = {
-    {"falcon_h1", "attention and a Mamba2 mixer in parallel in every layer"},
+    /* FalconH1DecoderLayer runs self_attn and a Mamba2 mixer side by side
+     * (vLLM falcon_h1.py registers both per layer, so each layer is in an
+     * attention group and a Mamba group); no layer_pattern letter holds
+     * KV and state together yet, and no published count pins the
+     * mixer's optional gated norm (mamba_rms_norm). */
+    {"falcon_h1", "attention and a Mamba2 mixer in parallel in every layer "
+                  "(one layer kind with both KV and recurrent state)"},
     {"zamba2", "Mamba2 layers with shared attention blocks and their LoRA "
                "adapters"},
     {"zamba", "Mamba1 layers with a shared attention block"},

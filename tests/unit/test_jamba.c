@@ -238,6 +238,26 @@ static void test_jamba_llama_cpp(void **state)
     assert_non_null(strstr(p.warning, "66.50 MiB of recurrent state"));
 }
 
+/* Falcon-H1 stays refused, saying what its layers need. */
+static void test_jamba_falcon_h1_refused(void **state)
+{
+    (void)state;
+    const char *json = "{\"model_type\": \"falcon_h1\", \"hidden_size\": 3072,"
+                       "\"num_hidden_layers\": 44, \"num_attention_heads\": 12,"
+                       "\"intermediate_size\": 12288, \"vocab_size\": 130048}";
+    kvb_model m;
+    kvb_quant q;
+    kvb_read_info info;
+    kvb_error e;
+    assert_int_equal(KVB_MODEL_INIT(&m), KVB_OK);
+    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
+    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
+    assert_int_equal(kvb_error_init(&e, sizeof e), KVB_OK);
+    assert_int_equal(kvb_config_parse(json, strlen(json), &m, &q, &info, &e),
+                     KVB_EUNSUPPORTED);
+    assert_non_null(strstr(e.message, "both KV and recurrent state"));
+}
+
 /* What is not modelled is refused by name. */
 static void test_jamba_refusals(void **state)
 {
@@ -281,4 +301,5 @@ KVB_TESTS(cmocka_unit_test(test_jamba_params_by_hand),
           cmocka_unit_test(test_jamba_state_and_kv),
           cmocka_unit_test(test_jamba_vllm),
           cmocka_unit_test(test_jamba_llama_cpp),
-          cmocka_unit_test(test_jamba_refusals));
+          cmocka_unit_test(test_jamba_refusals),
+          cmocka_unit_test(test_jamba_falcon_h1_refused));

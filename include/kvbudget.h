@@ -238,6 +238,7 @@ typedef enum kvb_arch {
     KVB_ARCH_NEMOTRON_H = 18, /* Nemotron-H, Nemotron 3: Mamba2 hybrid (@since 0.2) */
     KVB_ARCH_GRANITE_H = 19, /* Granite-4.0-H: Mamba2/attention + MoE (@since 0.2) */
     KVB_ARCH_GLM4_MOE = 20,  /* GLM-4.5, GLM-4.6: GQA + MoE (@since 0.2) */
+    KVB_ARCH_JAMBA = 21,     /* Jamba: Mamba1/attention + MoE (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 
@@ -316,11 +317,15 @@ typedef struct kvb_model {
      *   '*' attention only           'M' Mamba2 only
      *   '-' MLP only                 'E' MoE only (Nemotron-H blocks)
      *   'm' Mamba2 + MLP/MoE (Granite-4.0-H)
+     *   'S' Mamba1 + MLP/MoE (Jamba)
      * The ssm_* fields size both recurrent mixers: Mamba2 (heads =
      * mamba_num_heads, head_dim = mamba_head_dim, groups = n_groups,
      * state = ssm_state_size) and Gated DeltaNet (heads =
      * linear_num_value_heads, head_dim = linear_value_head_dim, groups =
-     * linear_num_key_heads, state = linear_key_head_dim). ---- */
+     * linear_num_key_heads, state = linear_key_head_dim).  A Mamba1
+     * mixer ('S') has one channel per head: heads = mamba_expand x
+     * hidden_size, head_dim = 1, groups = 1, state = mamba_d_state, and
+     * its dt_rank is ceil(hidden_size / 16). ---- */
     char layer_pattern[256];
     uint32_t ssm_num_heads;            /* recurrent heads (value heads) */
     uint32_t ssm_head_dim;             /* width of one head */

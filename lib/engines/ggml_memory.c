@@ -222,11 +222,13 @@ void kvb__ggml_layer_kv(const kvb_model *m, const kvb__ggml *g, uint32_t il,
 static uint64_t layer_state(const kvb_model *m, uint32_t il)
 {
     char k = kvb__layer_kind(m, il);
-    if (k != 'M' && k != 'G' && k != 'm')
+    if (k != 'M' && k != 'G' && k != 'm' && k != 'S')
         return 0;
     uint64_t inner = (uint64_t)m->ssm_num_heads * m->ssm_head_dim;
+    /* Mamba1 (Jamba) has no B/C groups in the conv: n_group is 0 there. */
+    uint64_t groups = k == 'S' ? 0 : m->ssm_n_groups;
     uint64_t r = (uint64_t)(m->ssm_conv_kernel - 1) *
-                 (inner + 2 * (uint64_t)m->ssm_n_groups * m->ssm_state_size);
+                 (inner + 2 * groups * m->ssm_state_size);
     return (r + (uint64_t)m->ssm_state_size * inner) * 4;
 }
 

@@ -220,6 +220,42 @@ static void recurrent(walker *w, int32_t i, bool mamba)
            false);
 }
 
+/* Jamba's Mamba1 mixer (modeling_jamba.py, JambaMambaMixer; vLLM
+ * mamba_mixer.py): in_proj to x and z (2 x d_inner), a depthwise conv1d
+ * with a bias, x_proj to dt, B and C (dt_rank + 2 x d_state, no bias),
+ * dt_proj back to d_inner with a bias, A_log (d_inner x d_state) and D per
+ * channel, RMS norms over dt, B and C, and out_proj.  d_inner is
+ * ssm_num_heads (one channel per head) and dt_rank ceil(hidden / 16), the
+ * "auto" rank every Jamba checkpoint writes (config.c checks it). */
+static void mamba1(walker *w, int32_t i)
+{
+    const kvb_model *m = w->m;
+    uint64_t inner = m->ssm_num_heads;
+    uint64_t state = m->ssm_state_size;
+    uint64_t rank = (m->hidden_size + 15) / 16;
+    linear(w, KVB_ROLE_SSM_IN, i, KVB_SPLIT_COLUMN, 1, 2 * inner,
+           m->hidden_size, false);
+    linear(w, KVB_ROLE_SSM_CONV, i, KVB_SPLIT_COLUMN, 1, inner,
+           m->ssm_conv_kernel, true);
+    /* x_proj and dt_proj: vLLM splits x_proj by its input (row) and
+     * dt_proj by its output (column). */
+    emit(w, KVB_ROLE_SSM_IN_BA, i, KVB_SPLIT_ROW, 1, rank + 2 * state, inner,
+         KVB_ROLE_SSM_IN_BA, 0);
+    emit(w, KVB_ROLE_SSM_IN_BA, i, KVB_SPLIT_COLUMN, 1, inner, rank,
+         KVB_ROLE_SSM_IN_BA, 1);
+    emit(w, KVB_ROLE_BIAS, i, KVB_SPLIT_COLUMN, 1, inner, 1, KVB_ROLE_SSM_IN_BA,
+         1);
+    emit(w, KVB_ROLE_SSM_HEAD, i, KVB_SPLIT_COLUMN, 1, inner, state,
+         KVB_ROLE_SSM_HEAD, 0); /* A_log */
+    emit(w, KVB_ROLE_SSM_HEAD, i, KVB_SPLIT_COLUMN, 1, inner, 1,
+         KVB_ROLE_SSM_HEAD, 2);      /* D */
+    for (uint32_t k = 0; k < 3; k++) /* dt, B and C layernorms */
+        emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, k ? state : rank, 1,
+             KVB_ROLE_SSM_IN_BA, k);
+    linear(w, KVB_ROLE_SSM_OUT, i, KVB_SPLIT_ROW, 1, m->hidden_size, inner,
+           false);
+}
+
 /* A Nemotron-H block: one norm, then one mixer, attention, MLP or MoE. */
 static void block(walker *w, uint32_t i, char kind)
 {
@@ -242,13 +278,15 @@ static void layer(walker *w, uint32_t i)
     const kvb_model *m = w->m;
     int32_t li = (int32_t)i;
     char kind = kvb__layer_kind(m, i);
-    if (kind != 'A' && kind != 'G' && kind != 'm') {
+    if (kind != 'A' && kind != 'G' && kind != 'm' && kind != 'S') {
         block(w, i, kind);
         return;
     }
     norm(w, li, m->hidden_size, 0); /* input norm */
     if (kind == 'G' || kind == 'm') /* Gated DeltaNet; Granite's Mamba2 */
         recurrent(w, li, kind == 'm');
+    else if (kind == 'S') /* Jamba's Mamba1 */
+        mamba1(w, li);
     else
         attention(w, li);
     if (!has(m, KVB_MODEL_PARALLEL_ATTN))
@@ -303,9 +341,10 @@ int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx)
  * Qwen3-Next's linear_attn. */
 static const char *ssm_module(const kvb_model *m)
 {
-    return m->arch == KVB_ARCH_NEMOTRON_H  ? "mixer"
-           : m->arch == KVB_ARCH_GRANITE_H ? "mamba"
-                                           : "linear_attn";
+    return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer"
+           : m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA
+               ? "mamba"
+               : "linear_attn";
 }
 
 static const char *role_suffix(const kvb_model *m, int32_t role)
@@ -342,21 +381,24 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
     case KVB_ROLE_SHARED_EXPERT_GATE: return "mlp.shared_expert_gate";
     case KVB_ROLE_SINKS: return "self_attn.sinks";
     case KVB_ROLE_SSM_IN:
-        return m->arch == KVB_ARCH_NEMOTRON_H  ? "mixer.in_proj"
-               : m->arch == KVB_ARCH_GRANITE_H ? "mamba.in_proj"
-                                               : "linear_attn.in_proj_qkvz";
+        return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.in_proj"
+               : m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA
+                   ? "mamba.in_proj"
+                   : "linear_attn.in_proj_qkvz";
     case KVB_ROLE_SSM_IN_BA: return "linear_attn.in_proj_ba";
     case KVB_ROLE_INDEXER_WQ_B: return "self_attn.indexer.wq_b";
     case KVB_ROLE_INDEXER_WK: return "self_attn.indexer.wk";
     case KVB_ROLE_INDEXER_WEIGHTS: return "self_attn.indexer.weights_proj";
     case KVB_ROLE_SSM_CONV:
-        return m->arch == KVB_ARCH_NEMOTRON_H  ? "mixer.conv1d"
-               : m->arch == KVB_ARCH_GRANITE_H ? "mamba.conv1d"
-                                               : "linear_attn.conv1d";
+        return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.conv1d"
+               : m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA
+                   ? "mamba.conv1d"
+                   : "linear_attn.conv1d";
     case KVB_ROLE_SSM_OUT:
-        return m->arch == KVB_ARCH_NEMOTRON_H  ? "mixer.out_proj"
-               : m->arch == KVB_ARCH_GRANITE_H ? "mamba.out_proj"
-                                               : "linear_attn.out_proj";
+        return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.out_proj"
+               : m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA
+                   ? "mamba.out_proj"
+                   : "linear_attn.out_proj";
     default: return "";
     }
 }
@@ -394,6 +436,21 @@ static void norm_name(const kvb_model *m, const kvb__tdesc *t,
     }
 }
 
+/* Jamba's x_proj and dt_proj (ordinal 0 and 1) and the dt, B and C
+ * layernorms (ordinals 0..2), which share the SSM_IN_BA role. */
+static void mamba1_name(const kvb__tdesc *t, const char *prefix, char *buf,
+                        size_t cap)
+{
+    static const char *const norms[] = {"dt", "b", "c"};
+    if (t->role == KVB_ROLE_NORM)
+        snprintf(buf, cap, "%s.mamba.%s_layernorm.weight", prefix,
+                 norms[t->ordinal % 3]);
+    else
+        snprintf(buf, cap, "%s.mamba.%s.%s", prefix,
+                 t->ordinal ? "dt_proj" : "x_proj",
+                 t->role == KVB_ROLE_BIAS ? "bias" : "weight");
+}
+
 void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
                       size_t cap)
 {
@@ -405,6 +462,10 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
     else
         snprintf(prefix, sizeof prefix, "%s.%s", root,
                  opt ? "final_layer_norm" : "norm");
+    if (t->of_role == KVB_ROLE_SSM_IN_BA && m->arch == KVB_ARCH_JAMBA) {
+        mamba1_name(t, prefix, buf, cap);
+        return;
+    }
     switch (t->role) {
     case KVB_ROLE_EMBED:
         snprintf(buf, cap, "%s.embed_tokens.weight", root);

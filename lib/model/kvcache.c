@@ -6,6 +6,8 @@
  */
 #include "internal.h"
 
+#include <string.h>
+
 /*
  * Bytes DeepSeek-V3.2's lightning indexer caches per token and layer, next
  * to the MLA latent: its key in FP8 plus one 4-byte scale per 128
@@ -78,14 +80,23 @@ uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last)
 void kvb__state_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                       uint64_t *conv, uint64_t *ssm)
 {
+    uint64_t act = kvb__dtype_bytes(kvb__act_dtype(m, q));
+    uint64_t st =
+        m->ssm_state_dtype ? kvb__dtype_bytes(m->ssm_state_dtype) : act;
+    if (strchr(m->layer_pattern, 'S')) {
+        /* Mamba1 (mamba1_state_shape, mamba1_state_dtype): conv
+         * (d_inner / tp) x (kernel - 1), temporal (d_inner / tp) x state;
+         * d_inner is ssm_num_heads, one channel per head. */
+        uint64_t inner = m->ssm_num_heads / tp;
+        *conv = inner * (m->ssm_conv_kernel - 1) * act;
+        *ssm = inner * m->ssm_state_size * st;
+        return;
+    }
     uint64_t groups = m->ssm_n_groups;
     if (groups % tp)
         groups = tp; /* extra_groups_for_head_shards (groups == 1) */
     uint64_t conv_dim = (uint64_t)m->ssm_num_heads * m->ssm_head_dim +
                         2 * groups * m->ssm_state_size;
-    uint64_t act = kvb__dtype_bytes(kvb__act_dtype(m, q));
-    uint64_t st =
-        m->ssm_state_dtype ? kvb__dtype_bytes(m->ssm_state_dtype) : act;
     *conv = conv_dim / tp * (m->ssm_conv_kernel - 1) * act;
     *ssm = (uint64_t)m->ssm_num_heads / tp * m->ssm_head_dim *
            m->ssm_state_size * st;

@@ -51,6 +51,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_NEMOTRON_H, "nemotron_h"},
     {KVB_ARCH_GRANITE_H, "granitemoehybrid"},
     {KVB_ARCH_GLM4_MOE, "glm4_moe"},
+    {KVB_ARCH_JAMBA, "jamba"},
 };
 
 static const name_row dtype_names[] = {
@@ -163,20 +164,21 @@ bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer)
 bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer)
 {
     char k = kvb__layer_kind(m, layer);
-    return k == 'A' || k == 'G' || k == '-' || k == 'E' || k == 'm';
+    return k == 'A' || k == 'G' || k == '-' || k == 'E' || k == 'm' || k == 'S';
 }
 
 bool kvb__has_recurrent(const kvb_model *m)
 {
     return strchr(m->layer_pattern, 'M') || strchr(m->layer_pattern, 'G') ||
-           strchr(m->layer_pattern, 'm');
+           strchr(m->layer_pattern, 'm') || strchr(m->layer_pattern, 'S');
 }
 
 uint32_t kvb__count_recurrent(const kvb_model *m, uint32_t first, uint32_t last)
 {
     return kvb__count_kind(m, first, last, 'M') +
            kvb__count_kind(m, first, last, 'G') +
-           kvb__count_kind(m, first, last, 'm');
+           kvb__count_kind(m, first, last, 'm') +
+           kvb__count_kind(m, first, last, 'S');
 }
 
 uint32_t kvb__count_kind(const kvb_model *m, uint32_t first, uint32_t last,
@@ -417,7 +419,7 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
         if (!strchr(KVB__LAYER_KINDS, m->layer_pattern[i]))
             return kvb__fail(err, KVB_EINVAL, "model.layer_pattern",
                              "model.layer_pattern[%zu] ('%c') is not a layer "
-                             "kind; allowed: A G * M - E m",
+                             "kind; allowed: A G * M - E m S",
                              i, m->layer_pattern[i]);
     if (m->sliding_window || m->attention_chunk_size)
         return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
@@ -428,11 +430,24 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
         return KVB_OK;
     if (!m->ssm_num_heads || !m->ssm_head_dim || !m->ssm_n_groups ||
         !m->ssm_state_size || !m->ssm_conv_kernel)
-        return kvb__fail(err, KVB_EINVAL, "model.ssm_num_heads",
-                         "model.layer_pattern has recurrent layers (M, G, m) "
-                         "that need ssm_num_heads, ssm_head_dim, "
-                         "ssm_n_groups, ssm_state_size and ssm_conv_kernel; "
-                         "allowed: all > 0");
+        return kvb__fail(
+            err, KVB_EINVAL, "model.ssm_num_heads",
+            "model.layer_pattern has recurrent layers (M, G, m, S) "
+            "that need ssm_num_heads, ssm_head_dim, "
+            "ssm_n_groups, ssm_state_size and ssm_conv_kernel; "
+            "allowed: all > 0");
+    /* A Mamba1 mixer is sized per channel (one head each, no groups), and
+     * the state size rule is the model's, so it is not mixed with Mamba2. */
+    if (strchr(m->layer_pattern, 'S') &&
+        (m->ssm_head_dim != 1 || m->ssm_n_groups != 1 ||
+         strchr(m->layer_pattern, 'M') || strchr(m->layer_pattern, 'm') ||
+         strchr(m->layer_pattern, 'G')))
+        return kvb__fail(err, KVB_EINVAL, "model.ssm_head_dim",
+                         "model.layer_pattern has Mamba1 layers (S) that "
+                         "need ssm_head_dim 1 and ssm_n_groups 1 (not %u, "
+                         "%u) and no other recurrent kind; allowed: one "
+                         "head per channel",
+                         m->ssm_head_dim, m->ssm_n_groups);
     if (m->ssm_num_heads % m->ssm_n_groups)
         return kvb__fail(err, KVB_EINVAL, "model.ssm_n_groups",
                          "model.ssm_n_groups (%u) does not divide "

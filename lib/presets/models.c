@@ -1853,6 +1853,39 @@ const kvb__model_row kvb__model_rows[] = {
          .index_head_dim = 128u,
          .index_topk = 2048u,
      }},
+    {"AI21-Jamba-Mini-1.7",
+     "ai21labs/AI21-Jamba-Mini-1.7,ai21labs/AI21-Jamba-Mini-1.6,"
+     "ai21labs/AI21-Jamba-1.5-Mini,Jamba-Mini-1.7",
+     "config: tests/data/configs/jamba-1.5-mini.json (SOURCES.md; the 1.6"
+     " and 1.7 Minis keep the 1.5 Mini's architecture, AI21's cards: 12B"
+     " active / 52B total); 4 attention layers (attn_layer_period 8, offset"
+     " 4) and 28 Mamba1 ones, experts on every odd layer (expert_layer_period"
+     " 2, offset 1); parameter count: the inventory, checked by hand in"
+     " tests/unit/test_jamba.c, equal to half the BF16"
+     " model.safetensors.index.json total_size 103,140,646,656 that a public"
+     " model card of a Jamba Mini quotes",
+     51570323328ull,
+     {
+         .arch = KVB_ARCH_JAMBA,
+         .dtype = KVB_DTYPE_BF16,
+         .num_hidden_layers = 32u,
+         .hidden_size = 4096u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 14336u,
+         .vocab_size = 65536u,
+         .max_position_embeddings = 262144u,
+         .num_experts = 16u,
+         .num_experts_per_tok = 2u,
+         .moe_intermediate_size = 14336u,
+         .moe_layer_step = 2u,
+         .layer_pattern = "SSSSASSSSSSSASSSSSSSASSSSSSSASSS",
+         .ssm_num_heads = 8192u,
+         .ssm_head_dim = 1u,
+         .ssm_n_groups = 1u,
+         .ssm_state_size = 16u,
+         .ssm_conv_kernel = 4u,
+     }},
 };
 
 const size_t kvb__model_rows_count = KVB__ARRAY_LEN(kvb__model_rows);

@@ -78,6 +78,9 @@ static const family families[] = {
      * (modeling_glm4_moe.py, Glm4MoeTopkRouter), with or without
      * topk_method in the config. */
     {KVB_ARCH_GLM4_MOE, KVB_MODEL_ROUTER_SCORE_BIAS, 0, 0, false},
+    /* Jamba: plain q/k/v/o without biases, gated SiLU MLPs and experts
+     * (modeling_jamba.py); the mixers are read in jamba(). */
+    {KVB_ARCH_JAMBA, 0, 0, 0, false},
 };
 
 static const family *family_of(int32_t arch)
@@ -861,7 +864,7 @@ static bool is_hybrid(const cfg *c)
 {
     return c->fam->arch == KVB_ARCH_QWEN3_NEXT ||
            c->fam->arch == KVB_ARCH_NEMOTRON_H ||
-           c->fam->arch == KVB_ARCH_GRANITE_H;
+           c->fam->arch == KVB_ARCH_GRANITE_H || c->fam->arch == KVB_ARCH_JAMBA;
 }
 
 /* One recurrent size, required: the families' defaults are not read from
@@ -1119,6 +1122,120 @@ static kvb_status granite_h(cfg *c)
     return st;
 }
 
+/* A required size of Jamba's config, as a count in 0..4096. */
+static kvb_status jamba_u32(cfg *c, const char *key, uint32_t *out)
+{
+    char k[64];
+    bool found = false;
+    uint64_t v = 0;
+    kvb_status st = get_u64(c, c->obj, key, &v, k, &found);
+    if (!st && (!found || v > 4096))
+        return cfg_fail(c, found ? KVB_ERANGE : KVB_EPARSE, key,
+                        "%s is %s; allowed: 0..4096", key,
+                        found ? "out of range" : "missing");
+    *out = (uint32_t)v;
+    return st;
+}
+
+/* Jamba's mixer biases and dt_rank: the ones every AI21 checkpoint writes,
+ * which are the ones modelled (mamba_dt_rank "auto" is ceil(hidden / 16),
+ * configuration_jamba.py). */
+static kvb_status jamba_mamba(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    bool conv_bias = true, proj_bias = false;
+    kvb_status st = get_bool(c, c->obj, "mamba_conv_bias", true, &conv_bias);
+    if (!st)
+        st = get_bool(c, c->obj, "mamba_proj_bias", false, &proj_bias);
+    if (!st && (!conv_bias || proj_bias))
+        return cfg_fail(c, KVB_EUNSUPPORTED,
+                        conv_bias ? "mamba_proj_bias" : "mamba_conv_bias",
+                        "a Mamba1 mixer %s is not modelled; allowed: "
+                        "mamba_conv_bias true, mamba_proj_bias false",
+                        conv_bias ? "with projection biases"
+                                  : "without a conv bias");
+    uint32_t rank = (uint32_t)((m->hidden_size + 15) / 16);
+    const char *auto_rank = get_string(c->obj, "mamba_dt_rank");
+    uint32_t dt = rank;
+    if (!st && !(auto_rank && strcmp(auto_rank, "auto") == 0))
+        st = jamba_u32(c, "mamba_dt_rank", &dt);
+    if (!st && dt != rank)
+        return cfg_fail(c, KVB_EUNSUPPORTED, "mamba_dt_rank",
+                        "mamba_dt_rank (%u) is not modelled; allowed: "
+                        "ceil(hidden_size / 16) = %u",
+                        dt, rank);
+    uint32_t expand = 0;
+    if (!st)
+        st = jamba_u32(c, "mamba_expand", &expand);
+    uint64_t inner = (uint64_t)expand * m->hidden_size;
+    if (!st && (inner == 0 || inner > 65536))
+        return cfg_fail(c, KVB_ERANGE, "mamba_expand",
+                        "mamba_expand x hidden_size (%llu) is out of range; "
+                        "allowed: 1..65536 (d_inner)",
+                        (unsigned long long)inner);
+    m->ssm_num_heads = (uint32_t)inner; /* one channel per head */
+    m->ssm_head_dim = 1;
+    m->ssm_n_groups = 1;
+    if (!st)
+        st = ssm_size(c, "mamba_d_state", &m->ssm_state_size);
+    if (!st)
+        st = ssm_size(c, "mamba_d_conv", &m->ssm_conv_kernel);
+    return st;
+}
+
+/*
+ * Jamba (configuration_jamba.py, modeling_jamba.py; vLLM jamba.py): layer
+ * i is attention when i % attn_layer_period == attn_layer_offset, else a
+ * Mamba1 mixer ('S'); either is followed by the experts when i %
+ * expert_layer_period == expert_layer_offset and num_experts > 1, else by
+ * a dense MLP of intermediate_size.  The model's MoE rule is (i + 1) %
+ * step == 0, so the offset must be period - 1 (1 of 2 in every AI21
+ * checkpoint).
+ */
+static kvb_status jamba(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    uint32_t ap = 0, ao = 0, ep = 0, eo = 0;
+    kvb_status st = jamba_u32(c, "attn_layer_period", &ap);
+    if (!st)
+        st = jamba_u32(c, "attn_layer_offset", &ao);
+    if (!st)
+        st = jamba_u32(c, "expert_layer_period", &ep);
+    if (!st)
+        st = jamba_u32(c, "expert_layer_offset", &eo);
+    if (!st && (ap == 0 || ao >= ap || ep == 0 || eo >= ep))
+        return cfg_fail(c, KVB_ERANGE,
+                        ap == 0 || ao >= ap ? "attn_layer_offset"
+                                            : "expert_layer_offset",
+                        "a layer period of 0 or an offset not below it "
+                        "(attention %u of %u, experts %u of %u); allowed: "
+                        "offset < period",
+                        ao, ap, eo, ep);
+    if (!st && m->num_experts > 1 && eo != ep - 1)
+        return cfg_fail(c, KVB_EUNSUPPORTED, "expert_layer_offset",
+                        "expert_layer_offset (%u) with expert_layer_period "
+                        "(%u) is not modelled; allowed: period - 1",
+                        eo, ep);
+    if (!st && m->num_hidden_layers >= sizeof m->layer_pattern)
+        return cfg_fail(c, KVB_ERANGE, "num_hidden_layers",
+                        "num_hidden_layers (%u) is out of range for a "
+                        "hybrid; allowed: at most %zu",
+                        m->num_hidden_layers, sizeof m->layer_pattern - 1);
+    if (st)
+        return st;
+    for (uint32_t i = 0; i < m->num_hidden_layers; i++)
+        m->layer_pattern[i] = i % ap == ao ? 'A' : 'S';
+    m->layer_pattern[m->num_hidden_layers] = 0;
+    if (m->num_experts <= 1) { /* JambaMLP everywhere (modeling_jamba.py) */
+        m->num_experts = 0;
+        m->num_experts_per_tok = 0;
+        m->moe_intermediate_size = 0;
+    } else {
+        m->moe_layer_step = ep;
+    }
+    return jamba_mamba(c);
+}
+
 static kvb_status hybrid(cfg *c)
 {
     kvb_model *m = &c->r->model;
@@ -1126,6 +1243,7 @@ static kvb_status hybrid(cfg *c)
     m->sliding_window_pattern = 0;
     kvb_status st = c->fam->arch == KVB_ARCH_QWEN3_NEXT  ? qwen3_next(c)
                     : c->fam->arch == KVB_ARCH_GRANITE_H ? granite_h(c)
+                    : c->fam->arch == KVB_ARCH_JAMBA     ? jamba(c)
                                                          : nemotron_h(c);
     if (!st)
         cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");
@@ -1360,8 +1478,13 @@ static kvb_status refuse_mllama(cfg *c)
 static const struct {
     const char *type, *missing;
 } unmodelled[] = {
-    {"jamba", "Mamba1 mixers (x_proj, dt_proj, a d_inner x d_state state)"},
-    {"falcon_h1", "attention and a Mamba2 mixer in parallel in every layer"},
+    /* FalconH1DecoderLayer runs self_attn and a Mamba2 mixer side by side
+     * (vLLM falcon_h1.py registers both per layer, so each layer is in an
+     * attention group and a Mamba group); no layer_pattern letter holds
+     * KV and state together yet, and no published count pins the
+     * mixer's optional gated norm (mamba_rms_norm). */
+    {"falcon_h1", "attention and a Mamba2 mixer in parallel in every layer "
+                  "(one layer kind with both KV and recurrent state)"},
     {"zamba2", "Mamba2 layers with shared attention blocks and their LoRA "
                "adapters"},
     {"zamba", "Mamba1 layers with a shared attention block"},

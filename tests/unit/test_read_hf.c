@@ -167,15 +167,15 @@ static void test_read_hf_nested(void **state)
 static void test_read_hf_unknown_family(void **state)
 {
     (void)state;
-    /* ai21labs Jamba: a Mamba1 hybrid this version does not lay out
-     * (JambaConfig's attn_layer_period / expert_layer_period). */
+    /* ai21labs Jamba is read, but JambaConfig's defaults are not: a
+     * config without expert_layer_period is refused by name. */
     result r = parse("{\"model_type\": \"jamba\", \"hidden_size\": 4096,"
                      "\"num_hidden_layers\": 32, \"num_attention_heads\": 32,"
                      "\"intermediate_size\": 14336, \"vocab_size\": 65536,"
                      "\"max_position_embeddings\": 262144,"
                      "\"attn_layer_period\": 8, \"attn_layer_offset\": 4}");
-    assert_int_equal(r.st, KVB_EUNSUPPORTED);
-    assert_non_null(strstr(r.e.message, "jamba"));
+    assert_int_equal(r.st, KVB_EPARSE);
+    assert_non_null(strstr(r.e.message, "expert_layer_period"));
     /* nvidia/Nemotron-H is read; a pattern that does not cover the layers
      * is refused by name. */
     r = parse("{\"model_type\": \"nemotron_h\", \"hidden_size\": 4096,"

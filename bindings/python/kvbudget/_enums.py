@@ -63,6 +63,7 @@ class Arch(enum.IntEnum):
     NEMOTRON_H = 18
     GRANITE_H = 19
     GLM4_MOE = 20
+    JAMBA = 21
 
 
 class Dtype(enum.IntEnum):

@@ -1121,6 +1121,14 @@ static kvb_status sglang_check_hybrid(const kvb__engine_in *in, kvb_error *err)
     const kvb_model *m = in->model;
     if (!kvb__has_recurrent(m))
         return KVB_OK;
+    /* Mamba1 mixers (Jamba): SGLang has no such model class
+     * (python/sglang/srt/models has falcon_h1, granitemoehybrid,
+     * nemotron_h, qwen3_next, but no jamba), so it would not start. */
+    if (strchr(m->layer_pattern, 'S'))
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
+                         "SGLang has no model class for %s (Mamba1 "
+                         "layers); allowed: vLLM 0.10.2 or later, llama.cpp",
+                         kvb_arch_name(m->arch));
     uint32_t first = is_gdn(m) ? MAMBA_GDN_SINCE : MAMBA_MAMBA2_SINCE;
     uint32_t v = in->version;
     if (!since(in, first))

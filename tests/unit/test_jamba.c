@@ -238,6 +238,25 @@ static void test_jamba_llama_cpp(void **state)
     assert_non_null(strstr(p.warning, "66.50 MiB of recurrent state"));
 }
 
+/* SGLang has no Jamba model class (python/sglang/srt/models lists
+ * falcon_h1, granitemoehybrid, nemotron_h and qwen3_next, no jamba): a
+ * plan on it is refused by name, never sized as another hybrid. */
+static void test_jamba_sglang_refused(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("AI21-Jamba-Mini-1.7");
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_gpu g = gpu_of(141 * GIB, 1);
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_SGLANG;
+    kvb_plan p;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e),
+                     KVB_EUNSUPPORTED);
+    assert_non_null(strstr(e.message, "SGLang has no model class for jamba"));
+}
+
 /* Falcon-H1 stays refused, saying what its layers need. */
 static void test_jamba_falcon_h1_refused(void **state)
 {
@@ -301,5 +320,6 @@ KVB_TESTS(cmocka_unit_test(test_jamba_params_by_hand),
           cmocka_unit_test(test_jamba_state_and_kv),
           cmocka_unit_test(test_jamba_vllm),
           cmocka_unit_test(test_jamba_llama_cpp),
+          cmocka_unit_test(test_jamba_sglang_refused),
           cmocka_unit_test(test_jamba_refusals),
           cmocka_unit_test(test_jamba_falcon_h1_refused));

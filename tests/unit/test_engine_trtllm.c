@@ -312,6 +312,52 @@ static void test_trtllm_log(void **state)
     assert_null(strstr(buf, "--enforce-eager"));
 }
 
+/* The LLM API's PyTorch-backend start-up: trtllm-log-008 (Triton
+ * Distributed's monolith worker) and trtllm-log-009 (1.2.1 on an H100). */
+static void test_trtllm_log_pytorch(void **state)
+{
+    (void)state;
+    const char *log =
+        "[TensorRT-LLM][INFO] KV cache block reuse is disabled\n"
+        "[TensorRT-LLM][INFO] Max KV cache pages per sequence: 2048\n"
+        "[TensorRT-LLM][INFO] Number of tokens per block: 64.\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 26.91 GiB for max "
+        "tokens in paged KV cache (220480).\n"
+        "[02/14/2025-09:38:53] [TRT-LLM] [I] max_seq_len=131072, "
+        "max_num_requests=2048, max_num_tokens=8192\n"
+        "[02/14/2025-09:38:53] [TRT-LLM] [I] Engine loaded and ready to "
+        "serve...\n";
+    kvb_log_facts f;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(log, strlen(log), &f, &e), KVB_OK);
+    assert_int_equal(f.engine, KVB_ENGINE_TRTLLM);
+    assert_int_equal(f.accounting, KVB_ACCOUNTING_TRTLLM_PYTORCH);
+    assert_int_equal(f.max_total_tokens, 220480);
+    assert_int_equal(f.kv_cache_tokens, 220480);
+    assert_int_equal(f.block_size, 64);
+    assert_int_equal(f.kv_cache_bytes, (int64_t)llround(26.91 * GIB));
+    assert_int_equal(f.max_model_len, 131072);
+    assert_int_equal(f.max_num_seqs, 2048);
+    assert_int_equal(f.max_num_batched_tokens, 8192);
+
+    const char *h100 =
+        "[TRT-LLM] [I] Using LLM with PyTorch backend\n"
+        "Model init total -- 19.66s\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 68.69 GiB for max "
+        "tokens in paged KV cache (643136).\n";
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(h100, strlen(h100), &f, &e), KVB_OK);
+    assert_int_equal(f.engine, KVB_ENGINE_TRTLLM);
+    assert_int_equal(f.accounting, KVB_ACCOUNTING_TRTLLM_PYTORCH);
+    assert_int_equal(f.max_total_tokens, 643136);
+    assert_int_equal(f.kv_cache_bytes, (int64_t)llround(68.69 * GIB));
+    assert_int_equal(f.failure, KVB_LOG_NONE);
+    char buf[2048];
+    assert_int_equal(kvb_log_explain(&f, buf, sizeof buf, NULL, &e), KVB_OK);
+    assert_non_null(strstr(buf, "643136"));
+}
+
 /* Numbers no engine prints (found by fuzz_log: a 47-digit maxNumTokens
  * reached a double-to-integer cast, undefined in C11 6.3.1.4) are not
  * facts: they are dropped, and the line's other facts stay. */
@@ -385,6 +431,7 @@ KVB_TESTS(cmocka_unit_test(test_trtllm_records),
           cmocka_unit_test(test_trtllm_parallelism),
           cmocka_unit_test(test_trtllm_cmdline),
           cmocka_unit_test(test_trtllm_log),
+          cmocka_unit_test(test_trtllm_log_pytorch),
           cmocka_unit_test(test_trtllm_log_hostile_numbers),
           cmocka_unit_test(test_trtllm_render),
           cmocka_unit_test(test_trtllm_versions));

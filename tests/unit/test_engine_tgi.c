@@ -108,6 +108,20 @@ static void test_tgi_records(void **state)
     assert_int_equal(p.max_num_batched_tokens, 4145);
     double e011 = err_of(&p, 19056, "tgi-log-011");
     assert_true(fabs(e011) <= 0.55);
+
+    /* tgi-log-013 (a 2.0.3 walkthrough on an OCI A10): Swallow-7b-hf,
+     * Llama-2-7B's shape with a 43176-token vocabulary, every memory flag
+     * at its default, 15232 logged. */
+    m = preset_model("Llama-2-7B");
+    m.vocab_size = 43176;
+    m.max_position_embeddings = 4096;
+    q = quant_of(KVB_QUANT_FP16);
+    g = preset_gpu("A10", 1);
+    s = tgi("tgi@2.0.3");
+    p = plan(&m, &q, &g, &s);
+    assert_int_equal(p.max_num_batched_tokens, 4145);
+    double e013 = err_of(&p, 15232, "tgi-log-013");
+    assert_true(fabs(e013) <= 0.05);
 }
 
 /* The warm-up's block count by line, on a hand-sized case: 1 layer of

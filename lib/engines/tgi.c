@@ -639,6 +639,21 @@ static bool tgi_log_line(kvb_log_facts *f, const char *line, size_t n)
         kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
         mine = true;
     }
+    /* launcher/src/main.rs: "Default `max_total_tokens` to 4096" and
+     * "Sharding model on 2 processes" */
+    if ((p = kvb__log_after(line, n, "Default `max_total_tokens` to ")) &&
+        integer(p, end, &v)) {
+        f->max_model_len = v;
+        kvb__log_set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        mine = true;
+    }
+    if ((p = kvb__log_after(line, n, "Sharding model on ")) &&
+        kvb__log_after(line, n, " processes") && integer(p, end, &v) && v &&
+        v <= 4096) {
+        f->tensor_parallel_size = (uint32_t)v;
+        kvb__log_set(f, KVB_LOG_BIT_TENSOR_PARALLEL_SIZE);
+        mine = true;
+    }
     if ((p = kvb__log_after(line, n, "KV-cache blocks: ")) &&
         integer(p, end, &v)) {
         f->gpu_blocks = v;

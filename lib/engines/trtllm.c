@@ -579,6 +579,34 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
         kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_SEQS);
         mine = true;
     }
+    /* the LLM API's backend line (llmapi/llm.py) and the PyTorch
+     * executor's limits ("max_seq_len=131072, max_num_requests=2048,
+     * max_num_tokens=8192", _torch/pyexecutor/py_executor_creator.py) */
+    if (kvb__log_after(line, n, "Using LLM with PyTorch backend")) {
+        f->accounting = KVB_ACCOUNTING_TRTLLM_PYTORCH;
+        kvb__log_set(f, KVB_LOG_BIT_ACCOUNTING);
+        mine = true;
+    }
+    if (kvb__log_after(line, n, "max_seq_len=") &&
+        (p = kvb__log_after(line, n, "max_num_requests=")) != NULL) {
+        if (number(p, end, &v)) {
+            f->max_num_seqs = (uint32_t)kvb__min(v, UINT32_MAX);
+            kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_SEQS);
+        }
+        const char *q = kvb__log_after(line, n, "max_num_tokens=");
+        if (q && number(q, end, &v)) {
+            f->max_num_batched_tokens = (uint64_t)v;
+            kvb__log_set(f, KVB_LOG_BIT_MAX_NUM_BATCHED_TOKENS);
+        }
+        q = kvb__log_after(line, n, "max_seq_len=");
+        if (q && number(q, end, &v)) {
+            f->max_model_len = (uint64_t)v;
+            kvb__log_set(f, KVB_LOG_BIT_MAX_MODEL_LEN);
+        }
+        f->accounting = KVB_ACCOUNTING_TRTLLM_PYTORCH;
+        kvb__log_set(f, KVB_LOG_BIT_ACCOUNTING);
+        mine = true;
+    }
     /* the PyTorch backend's estimate (_util.py _cal_max_memory) */
     if ((p = kvb__log_after(line, n,
                             "available KV cache memory when calculating max "

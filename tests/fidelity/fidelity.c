@@ -1335,15 +1335,22 @@ static void esection(text *t)
                "---|---|\n");
         for (int i = 0; i < f->n; i++) {
             const erow *w = &f->rows[i];
+            /* a record whose file was found but whose address was not
+             * resolved says so instead of linking */
+            char src[224];
+            if (!strncmp(w->url, "http", 4))
+                snprintf(src, sizeof src, "[link](%s)", w->url);
+            else
+                snprintf(src, sizeof src, "unresolved");
             if (!w->planned) {
                 put(t,
-                    "| %s | [link](%s) | — | — | — | — | — | — | not "
+                    "| %s | %s | — | — | — | — | — | — | not "
                     "planned | %s |\n",
-                    w->id, w->url, w->note);
+                    w->id, src, w->note);
                 continue;
             }
-            put(t, "| %s | [link](%s) | %s | %s | %s | %s%s%s |", w->id, w->url,
-                w->spec, w->model, w->gpu[0] ? w->gpu : "(total given)",
+            put(t, "| %s | %s | %s | %s | %s | %s%s%s |", w->id, src, w->spec,
+                w->model, w->gpu[0] ? w->gpu : "(total given)",
                 w->flags[0] ? "`" : "", w->flags[0] ? w->flags : "(defaults)",
                 w->flags[0] ? "`" : "");
             if (w->bytes)

@@ -312,6 +312,115 @@ static void test_trtllm_log(void **state)
     assert_null(strstr(buf, "--enforce-eager"));
 }
 
+/* The LLM API's PyTorch-backend start-up: trtllm-log-008 (Triton
+ * Distributed's monolith worker) and trtllm-log-009 (1.2.1 on an H100). */
+static void test_trtllm_log_pytorch(void **state)
+{
+    (void)state;
+    const char *log =
+        "[TensorRT-LLM][INFO] KV cache block reuse is disabled\n"
+        "[TensorRT-LLM][INFO] Max KV cache pages per sequence: 2048\n"
+        "[TensorRT-LLM][INFO] Number of tokens per block: 64.\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 26.91 GiB for max "
+        "tokens in paged KV cache (220480).\n"
+        "[02/14/2025-09:38:53] [TRT-LLM] [I] max_seq_len=131072, "
+        "max_num_requests=2048, max_num_tokens=8192\n"
+        "[02/14/2025-09:38:53] [TRT-LLM] [I] Engine loaded and ready to "
+        "serve...\n";
+    kvb_log_facts f;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(log, strlen(log), &f, &e), KVB_OK);
+    assert_int_equal(f.engine, KVB_ENGINE_TRTLLM);
+    assert_int_equal(f.accounting, KVB_ACCOUNTING_TRTLLM_PYTORCH);
+    assert_int_equal(f.max_total_tokens, 220480);
+    assert_int_equal(f.kv_cache_tokens, 220480);
+    assert_int_equal(f.block_size, 64);
+    assert_int_equal(f.kv_cache_bytes, (int64_t)llround(26.91 * GIB));
+    assert_int_equal(f.max_model_len, 131072);
+    assert_int_equal(f.max_num_seqs, 2048);
+    assert_int_equal(f.max_num_batched_tokens, 8192);
+
+    const char *h100 =
+        "[TRT-LLM] [I] Using LLM with PyTorch backend\n"
+        "Model init total -- 19.66s\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 68.69 GiB for max "
+        "tokens in paged KV cache (643136).\n";
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(h100, strlen(h100), &f, &e), KVB_OK);
+    assert_int_equal(f.engine, KVB_ENGINE_TRTLLM);
+    assert_int_equal(f.accounting, KVB_ACCOUNTING_TRTLLM_PYTORCH);
+    assert_int_equal(f.max_total_tokens, 643136);
+    assert_int_equal(f.kv_cache_bytes, (int64_t)llround(68.69 * GIB));
+    assert_int_equal(f.failure, KVB_LOG_NONE);
+    char buf[2048];
+    assert_int_equal(kvb_log_explain(&f, buf, sizeof buf, NULL, &e), KVB_OK);
+    assert_non_null(strstr(buf, "643136"));
+}
+
+/* trtllm-log-010 (docs/source/performance/perf-benchmarking.md,
+ * 0.12.0.dev, trtllm-bench) and trtllm-log-011 (docs/source/reference/
+ * memory.md): the C++ executor's start-up as NVIDIA's own pages print it.
+ * memory.md's block math checks: ceil(0.9 x 70.48 GiB / (64 x 256 KiB))
+ * = 4060. */
+static void test_trtllm_log_docs(void **state)
+{
+    (void)state;
+    const char *bench =
+        "[TensorRT-LLM][INFO] TRTGptModel maxBatchSize: 4096\n"
+        "[TensorRT-LLM][INFO] TRTGptModel maxSequenceLen: 4098\n"
+        "[TensorRT-LLM][INFO] TRTGptModel maxNumTokens: 8192\n"
+        "[TensorRT-LLM][INFO] Loaded engine size: 6214 MiB\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 928.77 MiB for "
+        "execution context memory.\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 1.14 GB GPU memory "
+        "for runtime buffers.\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 4.35 GB GPU memory "
+        "for decoder.\n"
+        "[TensorRT-LLM][INFO] Memory usage when calculating max tokens in "
+        "paged kv cache: total: 79.10 GiB, available: 63.62 GiB\n"
+        "[TensorRT-LLM][INFO] Number of blocks in KV cache primary pool: "
+        "4607\n"
+        "[TensorRT-LLM][INFO] Number of tokens per block: 64.\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 62.99 GiB for max "
+        "tokens in paged KV cache (294848).\n";
+    kvb_log_facts f;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(bench, strlen(bench), &f, &e), KVB_OK);
+    assert_int_equal(f.engine, KVB_ENGINE_TRTLLM);
+    assert_int_equal(f.accounting, KVB_ACCOUNTING_TRTLLM_ENGINE);
+    assert_int_equal(f.max_num_seqs, 4096);
+    assert_int_equal(f.max_model_len, 4098);
+    assert_int_equal(f.max_num_batched_tokens, 8192);
+    assert_int_equal(f.weights_bytes, 6214 * MIB);
+    assert_int_equal(f.gpu_total_bytes, (uint64_t)llround(79.10 * GIB));
+    assert_int_equal(f.available_bytes, (uint64_t)llround(63.62 * GIB));
+    assert_int_equal(f.gpu_blocks, 4607);
+    assert_int_equal(f.block_size, 64);
+    assert_int_equal(f.max_total_tokens, 294848);
+    assert_int_equal(f.kv_cache_bytes, (int64_t)llround(62.99 * GIB));
+    assert_int_equal(f.failure, KVB_LOG_NONE);
+
+    const char *mem =
+        "[TensorRT-LLM][INFO] Loaded engine size: 6695 MiB\n"
+        "[TensorRT-LLM][INFO] Memory usage when calculating max tokens in "
+        "paged kv cache: total: 79.10 GiB, available: 70.48 GiB\n"
+        "[TensorRT-LLM][INFO] Number of blocks in KV cache primary pool: "
+        "4060\n"
+        "[TensorRT-LLM][INFO] Number of tokens per block: 64.\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 63.44 GiB for max "
+        "tokens in paged KV cache (259840).\n";
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(mem, strlen(mem), &f, &e), KVB_OK);
+    assert_int_equal(f.gpu_blocks, 4060);
+    assert_int_equal(f.max_total_tokens, 259840);
+    assert_int_equal(f.available_bytes, (uint64_t)llround(70.48 * GIB));
+    /* the fraction's block math on the logged free memory */
+    double blocks = ceil(0.9 * (double)f.available_bytes / (64.0 * 256 * 1024));
+    assert_int_equal((uint64_t)blocks, f.gpu_blocks);
+}
+
 /* Numbers no engine prints (found by fuzz_log: a 47-digit maxNumTokens
  * reached a double-to-integer cast, undefined in C11 6.3.1.4) are not
  * facts: they are dropped, and the line's other facts stay. */
@@ -385,6 +494,8 @@ KVB_TESTS(cmocka_unit_test(test_trtllm_records),
           cmocka_unit_test(test_trtllm_parallelism),
           cmocka_unit_test(test_trtllm_cmdline),
           cmocka_unit_test(test_trtllm_log),
+          cmocka_unit_test(test_trtllm_log_pytorch),
+          cmocka_unit_test(test_trtllm_log_docs),
           cmocka_unit_test(test_trtllm_log_hostile_numbers),
           cmocka_unit_test(test_trtllm_render),
           cmocka_unit_test(test_trtllm_versions));

@@ -1075,6 +1075,25 @@ static kvb_status granite_head(cfg *c, kvb_model *m)
     return st;
 }
 
+/* The Mamba mixer biases every published Granite-4.0-H and Jamba
+ * checkpoint has (a conv bias, no projection biases): the only ones the
+ * inventory models. */
+static kvb_status mixer_biases(cfg *c, const char *kind)
+{
+    bool conv_bias = true, proj_bias = false;
+    kvb_status st = get_bool(c, c->obj, "mamba_conv_bias", true, &conv_bias);
+    if (!st)
+        st = get_bool(c, c->obj, "mamba_proj_bias", false, &proj_bias);
+    if (!st && (!conv_bias || proj_bias))
+        return cfg_fail(
+            c, KVB_EUNSUPPORTED,
+            conv_bias ? "mamba_proj_bias" : "mamba_conv_bias",
+            "a %s mixer %s is not modelled; allowed: "
+            "mamba_conv_bias true, mamba_proj_bias false",
+            kind, conv_bias ? "with projection biases" : "without a conv bias");
+    return st;
+}
+
 /*
  * Granite-4.0-H (configuration_granitemoehybrid.py; vLLM
  * granitemoehybrid.py): every layer is a mixer, "mamba" (Mamba2, 'm') or
@@ -1087,17 +1106,7 @@ static kvb_status granite_h(cfg *c)
 {
     static const char *const names[] = {"mamba", "attention"};
     kvb_model *m = &c->r->model;
-    bool conv_bias = true, proj_bias = false;
-    kvb_status st = get_bool(c, c->obj, "mamba_conv_bias", true, &conv_bias);
-    if (!st)
-        st = get_bool(c, c->obj, "mamba_proj_bias", false, &proj_bias);
-    if (!st && (!conv_bias || proj_bias))
-        return cfg_fail(c, KVB_EUNSUPPORTED,
-                        conv_bias ? "mamba_proj_bias" : "mamba_conv_bias",
-                        "a Mamba2 mixer %s is not modelled; allowed: "
-                        "mamba_conv_bias true, mamba_proj_bias false",
-                        conv_bias ? "with projection biases"
-                                  : "without a conv bias");
+    kvb_status st = mixer_biases(c, "Mamba2");
     if (!st && !json_is_array(json_object_get(c->obj, "layer_types")))
         return cfg_fail(c, KVB_EPARSE, "layer_types",
                         "layer_types is missing; the mixer of each layer "
@@ -1143,17 +1152,7 @@ static kvb_status jamba_u32(cfg *c, const char *key, uint32_t *out)
 static kvb_status jamba_mamba(cfg *c)
 {
     kvb_model *m = &c->r->model;
-    bool conv_bias = true, proj_bias = false;
-    kvb_status st = get_bool(c, c->obj, "mamba_conv_bias", true, &conv_bias);
-    if (!st)
-        st = get_bool(c, c->obj, "mamba_proj_bias", false, &proj_bias);
-    if (!st && (!conv_bias || proj_bias))
-        return cfg_fail(c, KVB_EUNSUPPORTED,
-                        conv_bias ? "mamba_proj_bias" : "mamba_conv_bias",
-                        "a Mamba1 mixer %s is not modelled; allowed: "
-                        "mamba_conv_bias true, mamba_proj_bias false",
-                        conv_bias ? "with projection biases"
-                                  : "without a conv bias");
+    kvb_status st = mixer_biases(c, "Mamba1");
     uint32_t rank = (uint32_t)((m->hidden_size + 15) / 16);
     const char *auto_rank = get_string(c->obj, "mamba_dt_rank");
     uint32_t dt = rank;

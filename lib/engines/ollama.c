@@ -158,9 +158,13 @@ static void ollama_estimate(const kvb__engine_in *in, estimate *e)
  * The image graph of Ollama's estimate (fs/ggml/ggml.go VisionGraphSize,
  * from the gemma3 engine of 0.6.0 to 0.12.10): for gemma3 and mistral3,
  * 4 x (image^2 x 3 channels + width x patch + patches^2 x heads) with
- * patches = (image / patch)^2; other families 0.  llm/memory.go adds it
- * and the projector's weights (the "v." tensors) to the output layer
- * ("memoryLastLayer"), placed last.  Saturates instead of wrapping.
+ * patches = (image / patch)^2; other families 0.  llm/memory.go (as of
+ * v0.11.4: ollamaEngineProjectorWeights/Graph) adds it and the
+ * projector's weights (the "v." tensors) to the output layer
+ * ("memoryLastLayer"), placed last; a llama-engine projector blob
+ * (projectorMemoryRequirements) is charged to GPU 0 up front instead, as
+ * earlier releases charged every projector -- the same total when every
+ * layer fits.  Saturates instead of wrapping.
  */
 static uint64_t vision_graph(const kvb_model *m)
 {
@@ -316,6 +320,12 @@ static void ollama_finish(const kvb__engine_in *in, kvb_plan *p,
                  "%sOllama's estimate (llm/memory.go); llama.cpp allocates "
                  "%.2f GiB of KV cache",
                  w ? "; " : "", KVB__GIB(real));
+    } else if (in->model->vision_kind != KVB_VISION_NONE) {
+        /* the backend's measured graph includes an image's encoding
+         * (runner/ollamarunner reserveWorstCaseGraph); not modelled */
+        size_t k = strlen(p->warning);
+        snprintf(p->warning + k, sizeof p->warning - k,
+                 "%sits image graph is not counted", k ? "; " : "");
     }
     uint64_t vram = p->weights_bytes_per_gpu * in->gpu->count +
                     p->kv_cache_bytes_per_gpu * in->gpu->count +

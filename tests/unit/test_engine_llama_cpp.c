@@ -943,6 +943,8 @@ static void test_ollama_projector(void **state)
     assert_int_equal(p.compute_buffer_bytes_per_gpu,
                      t.compute_buffer_bytes_per_gpu);
     assert_true(p.weights_bytes_per_gpu > t.weights_bytes_per_gpu);
+    assert_non_null(strstr(p.warning, "image graph is not counted"));
+    assert_null(strstr(t.warning, "image graph"));
 }
 
 /* ---- command lines ---- */

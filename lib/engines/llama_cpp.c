@@ -1124,6 +1124,11 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
         kv_type(f, line, len);
         return true;
     }
+    /* tools/mtmd's clip graph ("alloc_compute_meta:  CUDA0 compute buffer
+     * size = 248.10 MiB", after "warmup: warmup with image size") is the
+     * mmproj's, not the language model's compute buffer */
+    if (kvb__llama_find(line, len, "alloc_compute_meta:"))
+        return true;
     if (kvb__llama_find(line, len, "compute buffer size =")) {
         if (!mib_after(line, len, "compute buffer size =", &v))
             return false;

@@ -1103,6 +1103,17 @@ static void test_llama_log_lines(void **state)
     assert_int_equal(f.context_size, 4096);
     assert_int_equal(f.kv_cache_bytes, (int64_t)(5120 * MIB));
     assert_int_equal(f.compute_buffer_bytes, mib(672.01));
+    /* with --mmproj, clip.cpp's warm-up prints its own graph's buffer
+     * (tools/mtmd/clip.cpp alloc_compute_meta): not the model's */
+    f = parse("llama_context:      CUDA0 compute buffer size =   "
+              "266.50 MiB\n"
+              "load_hparams: model size:         887.99 MiB\n"
+              "warmup: warmup with image size = 1472 x 1472\n"
+              "alloc_compute_meta:      CUDA0 compute buffer size =   "
+              "1248.10 MiB\n"
+              "alloc_compute_meta: graph splits = 1, nodes = 823\n");
+    assert_int_equal(f.compute_buffer_bytes, mib(266.50));
+    assert_false(KVB_LOG_HAS(&f, WEIGHTS_BYTES));
     /* llamacpp-log-009 (ggml-org/llama.cpp issue #27680): new wording,
      * a sliding-window cache next to the full one */
     f = parse("llama_context: n_seq_max     = 1\n"

@@ -887,10 +887,11 @@ typedef struct kvb_serving {
 
 /** kvb_serving.mmproj bits: llama.cpp loads a model's vision tower only
  * from a separate mmproj GGUF.  @since 0.2 */
-#define KVB_MMPROJ_LOAD 1u /* --mmproj FILE, or -hf's own mmproj */
+#define KVB_MMPROJ_LOAD 1u /* --mmproj FILE */
 #define KVB_MMPROJ_NONE 2u /* --no-mmproj: never loaded (wins) */
 #define KVB_MMPROJ_CPU  4u /* --no-mmproj-offload: in host RAM */
-#define KVB_MMPROJ_ALL  7u
+#define KVB_MMPROJ_HF   8u /* -hf: the repository's own mmproj, if any */
+#define KVB_MMPROJ_ALL  15u
 
 /**
  * Fill serving settings with their defaults (vLLM, newest line, engine

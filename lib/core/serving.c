@@ -179,7 +179,8 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
     if (out->mmproj & ~KVB_MMPROJ_ALL)
         return kvb__fail(err, KVB_ERANGE, "serving.mmproj",
                          "serving.mmproj (%u) has unknown bits; allowed: "
-                         "KVB_MMPROJ_LOAD | KVB_MMPROJ_NONE | KVB_MMPROJ_CPU",
+                         "KVB_MMPROJ_LOAD | KVB_MMPROJ_NONE | KVB_MMPROJ_CPU "
+                         "| KVB_MMPROJ_HF",
                          out->mmproj);
     if (out->n_gpu_layers != KVB_ALL_LAYERS && out->n_gpu_layers > 4096)
         return kvb__fail(err, KVB_ERANGE, "serving.n_gpu_layers",

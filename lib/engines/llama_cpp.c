@@ -96,7 +96,8 @@ bool kvb__llama_no_mmproj(const kvb_model *m, const kvb_serving *s)
 {
     return s->engine == KVB_ENGINE_LLAMA_CPP &&
            m->vision_kind != KVB_VISION_NONE &&
-           (!(s->mmproj & KVB_MMPROJ_LOAD) || (s->mmproj & KVB_MMPROJ_NONE));
+           (!(s->mmproj & (KVB_MMPROJ_LOAD | KVB_MMPROJ_HF)) ||
+            (s->mmproj & KVB_MMPROJ_NONE));
 }
 
 static void note(kvb_plan *p, const char *fmt, ...) KVB__PRINTF(2, 3);
@@ -125,8 +126,16 @@ static void tower_notes(const kvb__engine_in *in, kvb_plan *p,
                 "not loaded");
         return;
     }
-    if (in->model->vision_kind == KVB_VISION_NONE)
+    if (in->model->vision_kind == KVB_VISION_NONE) {
+        /* a model read from a GGUF has no tower, and the mmproj file
+         * itself is not read */
+        if (in->s.engine == KVB_ENGINE_LLAMA_CPP &&
+            (in->s.mmproj & KVB_MMPROJ_LOAD) &&
+            !(in->s.mmproj & KVB_MMPROJ_NONE))
+            note(p, "--mmproj: the model has no tower to count (a GGUF's "
+                    "mmproj file is not read)");
         return;
+    }
     if (in->s.engine == KVB_ENGINE_LLAMA_CPP)
         /* clip.cpp reserves its graph for the largest image at load
          * (alloc_compute_meta); not modelled */
@@ -852,7 +861,7 @@ static kvb_status llama_hf(kvb__cmd *c, const char *flag, const char *value,
     (void)flag;
     (void)value;
     (void)err;
-    c->s->mmproj |= KVB_MMPROJ_LOAD;
+    c->s->mmproj |= KVB_MMPROJ_HF;
     return KVB_OK;
 }
 

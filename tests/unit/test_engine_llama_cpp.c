@@ -889,10 +889,25 @@ static void test_llama_mmproj(void **state)
     assert_int_equal(p.weights_bytes_per_gpu, lm.weights_bytes_per_gpu);
     assert_int_equal(p.host_bytes - lm.host_bytes, 597840192);
     assert_non_null(strstr(p.warning, "in host RAM"));
-    /* --no-mmproj wins over -hf's own mmproj */
-    s.mmproj = KVB_MMPROJ_LOAD | KVB_MMPROJ_NONE;
+    /* -hf brings the repository's mmproj (f16 unless --mmproj names
+     * another); --no-mmproj wins over it */
+    s.mmproj = KVB_MMPROJ_HF;
+    s.mmproj_type = -1;
+    p = plan_of(&m, s, 48 * GIB);
+    assert_int_equal(p.weights_bytes_per_gpu - lm.weights_bytes_per_gpu,
+                     857714112);
+    s.mmproj = KVB_MMPROJ_HF | KVB_MMPROJ_NONE;
     p = plan_of(&m, s, 48 * GIB);
     assert_int_equal(p.weights_bytes_per_gpu, lm.weights_bytes_per_gpu);
+    /* --mmproj FILE next to a model with no tower (a GGUF read): nothing
+     * to count, and said so; -hf alone says nothing */
+    s.mmproj = KVB_MMPROJ_LOAD;
+    p = plan_of(&text, s, 48 * GIB);
+    assert_int_equal(p.weights_bytes_per_gpu, lm.weights_bytes_per_gpu);
+    assert_non_null(strstr(p.warning, "no tower to count"));
+    s.mmproj = KVB_MMPROJ_HF;
+    p = plan_of(&text, s, 48 * GIB);
+    assert_null(strstr(p.warning, "mmproj"));
     /* other engines ignore the setting: vLLM counts the tower */
     s = serving_default();
     kvb_plan v = plan_of(&m, s, 80 * GIB);
@@ -1031,7 +1046,7 @@ static void test_llama_cmdline(void **state)
     r = read_line("llama-server --no-mmproj -hf ggml-org/gemma-3-27b-it-GGUF",
                   NULL);
     assert_int_equal(r.st, KVB_OK);
-    assert_int_equal(r.s.mmproj, KVB_MMPROJ_LOAD | KVB_MMPROJ_NONE);
+    assert_int_equal(r.s.mmproj, KVB_MMPROJ_HF | KVB_MMPROJ_NONE);
     const char *mmenv[] = {"LLAMA_ARG_MMPROJ=/m/mmproj-f32.gguf",
                            "LLAMA_ARG_NO_MMPROJ_OFFLOAD=0", NULL};
     r = read_line("llama-server -m g.gguf", mmenv);

@@ -143,8 +143,8 @@ static void tower_notes(const kvb__engine_in *in, kvb_plan *p,
              KVB__GIB(w->tower_file),
              w->tower_busiest ? "on the main GPU" : "in host RAM");
     else
-        note(p, "projector %.2f GiB with the output layer",
-             KVB__GIB(w->tower_file));
+        note(p, "projector %.2f GiB with the output layer%s",
+             KVB__GIB(w->tower_file), w->tower_busiest ? "" : " in host RAM");
 }
 
 /* ---- the budget: the whole GPU less the CUDA context ---- */
@@ -808,9 +808,6 @@ static kvb_status llama_ts(kvb__cmd *c, const char *flag, const char *value,
     return KVB_OK;
 }
 
-/* The type of an mmproj file from its name, as the GGUF repos name them
- * ("mmproj-model-f16.gguf", "mmproj-BF16.gguf", "mmproj-Q8_0.gguf");
- * none named: f16, convert_hf_to_gguf.py's default for --mmproj. */
 static bool prefix_nocase(const char *at, const char *word, size_t k)
 {
     for (size_t i = 0; i < k; i++)
@@ -819,6 +816,9 @@ static bool prefix_nocase(const char *at, const char *word, size_t k)
     return true;
 }
 
+/* The type of an mmproj file from its name, as the GGUF repos name them
+ * ("mmproj-model-f16.gguf", "mmproj-BF16.gguf", "mmproj-Q8_0.gguf");
+ * -1 when none is named: f16, convert_hf_to_gguf.py's default. */
 static int32_t mmproj_type_of(const char *path)
 {
     static const char *const names[] = {"bf16", "f16",  "f32",  "q8_0",

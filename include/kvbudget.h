@@ -875,6 +875,13 @@ typedef struct kvb_serving {
     int32_t mm_encoder_tp_mode;     /* vLLM --mm-encoder-tp-mode: 0 weights
                                        (the tower split like the decoder),
                                        1 data (whole on every rank) */
+    /* ---- llama.cpp's mmproj (@since 0.2) ---- */
+    uint32_t mmproj;                /* KVB_MMPROJ_* bits; 0: the engine's
+                                       default (llama.cpp loads no tower,
+                                       Ollama loads it) */
+    int32_t mmproj_type;            /* kvb_storage of the mmproj file's
+                                       matrices (F16, BF16, F32, Q8_0 ...);
+                                       -1: F16 */
 } kvb_serving;
 
 /** kvb_serving.mm_disabled bits. @since 0.2 */
@@ -882,6 +889,14 @@ typedef struct kvb_serving {
 #define KVB_MM_VIDEO 2u
 #define KVB_MM_AUDIO 4u
 #define KVB_MM_ALL   7u
+
+/** kvb_serving.mmproj bits: llama.cpp loads a model's vision tower only
+ * from a separate mmproj GGUF.  @since 0.2 */
+#define KVB_MMPROJ_LOAD 1u /* --mmproj FILE */
+#define KVB_MMPROJ_NONE 2u /* --no-mmproj: never loaded (wins) */
+#define KVB_MMPROJ_CPU  4u /* --no-mmproj-offload: in host RAM */
+#define KVB_MMPROJ_HF   8u /* -hf: the repository's own mmproj, if any */
+#define KVB_MMPROJ_ALL  15u
 
 /**
  * Fill serving settings with their defaults (vLLM, newest line, engine

@@ -309,6 +309,10 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
 int kvb__vision_walk(const kvb_model *m, bool replicate, kvb__tensor_fn fn,
                      void *ctx);
 void kvb__vision_name(const kvb__tdesc *t, char *buf, size_t cap);
+/* The kvb_storage a tower tensor has in an mmproj GGUF written with
+ * outtype `type` (convert_hf_to_gguf.py's rules). */
+int32_t kvb__vision_gguf_type(const kvb_model *m, const kvb__tdesc *t,
+                              int32_t type);
 /* Hugging Face style name of a tensor. */
 void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
                       size_t cap);
@@ -368,6 +372,9 @@ kvb_status kvb__stage_weights_ex(const kvb_model *m, const kvb_quant *q,
 /* vLLM's text-only mode (engines/vllm.c): every modality of the model's
  * tower limited to 0, in a release that then skips loading it. */
 bool kvb__vllm_text_only(const kvb_model *m, const kvb_serving *s);
+/* llama.cpp without --mmproj (engines/llama_cpp.c): the tower lives in a
+ * separate GGUF that is not loaded. */
+bool kvb__llama_no_mmproj(const kvb_model *m, const kvb_serving *s);
 
 /* ---- KV cache (kvcache.c) ---- */
 
@@ -434,6 +441,8 @@ typedef struct kvb__engine_in {
     uint32_t version;         /* packed; 0 newest */
     uint64_t inventory_bytes; /* the inventory's checkpoint bytes */
     uint32_t gpu_names; /* KVB__GPU_NAMES_* of gpu->name; 0: not looked at */
+    int32_t tower_left_out; /* the kvb_vision of a tower the engine does not
+                               load (model->vision_kind is then NONE) */
 } kvb__engine_in;
 
 /* What one pipeline stage of a plan came to (plan.c fills it through the
@@ -743,6 +752,11 @@ typedef struct kvb__ggml {
     bool output_on_gpu;
     uint32_t n_cpu_moe, gpus;
     bool few_outputs;
+    /* the vision tower: llama.cpp's mmproj (its own file, on the main GPU
+     * unless --no-mmproj-offload, matrices in mmproj_type), else Ollama's
+     * (with the output layer, as the inventory stores it) */
+    bool mmproj, mmproj_gpu;
+    int32_t mmproj_type;
 } kvb__ggml;
 
 typedef struct kvb__ggml_kv_split {
@@ -755,6 +769,10 @@ typedef struct kvb__ggml_kv_split {
 
 typedef struct kvb__ggml_weights {
     uint64_t total, gpu, host, gpu_busiest;
+    uint64_t tower;         /* of total: the vision tower, as the inventory
+                               stores it */
+    uint64_t tower_file;    /* the tower as loaded (the mmproj's types) */
+    uint64_t tower_busiest; /* of gpu_busiest: the tower as loaded */
 } kvb__ggml_weights;
 
 /* ggml_row_size of n elements of a cache type (kvb_storage). */

@@ -215,6 +215,8 @@ static const field_row serving_fields[] = {
     /* multimodal (@since 0.2) */
     F(T, mm_disabled, uint32_t),
     F(T, mm_encoder_tp_mode, int32_t),
+    F(T, mmproj, uint32_t),
+    F(T, mmproj_type, int32_t),
 };
 #undef T
 

@@ -32,6 +32,7 @@ kvb_status kvb_serving_init(kvb_serving *s, size_t struct_size)
     s->cache_type_k = -1;
     s->cache_type_v = -1;
     s->flash_attn = -1;
+    s->mmproj_type = -1;
     s->cuda_context_bytes = KVB_AUTO_BYTES;
     s->non_torch_bytes = KVB_AUTO_BYTES;
     s->activation_bytes = KVB_AUTO_BYTES;
@@ -132,6 +133,8 @@ static const struct {
      "0 (default), 1 (the engine's other backend)"},
     {offsetof(kvb_serving, mm_encoder_tp_mode), "serving.mm_encoder_tp_mode", 0,
      1, "0 (weights), 1 (data)"},
+    {offsetof(kvb_serving, mmproj_type), "serving.mmproj_type", -1,
+     KVB_STORAGE_LAST_ - 1, "-1 (F16) or a kvb_storage"},
 };
 #undef SF
 
@@ -173,6 +176,12 @@ kvb_status kvb__serving_load(const kvb_serving *in, kvb_serving *out,
                          "serving.mm_disabled (%u) has unknown bits; "
                          "allowed: KVB_MM_IMAGE | KVB_MM_VIDEO | KVB_MM_AUDIO",
                          out->mm_disabled);
+    if (out->mmproj & ~KVB_MMPROJ_ALL)
+        return kvb__fail(err, KVB_ERANGE, "serving.mmproj",
+                         "serving.mmproj (%u) has unknown bits; allowed: "
+                         "KVB_MMPROJ_LOAD | KVB_MMPROJ_NONE | KVB_MMPROJ_CPU "
+                         "| KVB_MMPROJ_HF",
+                         out->mmproj);
     if (out->n_gpu_layers != KVB_ALL_LAYERS && out->n_gpu_layers > 4096)
         return kvb__fail(err, KVB_ERANGE, "serving.n_gpu_layers",
                          "serving.n_gpu_layers (%u) is out of range; "

@@ -162,6 +162,12 @@ void kvb__ggml_resolve(const kvb_model *m, const kvb_serving *s,
     g->n_cpu_moe = s->n_cpu_moe;
     g->gpus = o->gpus ? o->gpus : 1;
     g->few_outputs = o->few_outputs;
+    /* llama.cpp: tools/mtmd/clip.cpp loads the mmproj GGUF on the first
+     * GPU backend unless --no-mmproj-offload (mtmd_context_params.use_gpu
+     * from common/arg.cpp's mmproj_use_gpu) */
+    g->mmproj = s->engine == KVB_ENGINE_LLAMA_CPP;
+    g->mmproj_gpu = !(s->mmproj & KVB_MMPROJ_CPU);
+    g->mmproj_type = s->mmproj_type >= 0 ? s->mmproj_type : KVB_STORAGE_F16;
 }
 
 /* Elements of K and V per cell of layer il (n_embd_k_gqa, n_embd_v_gqa). */
@@ -261,6 +267,7 @@ void kvb__ggml_kv(const kvb_model *m, const kvb__ggml *g, kvb__ggml_kv_split *o)
 /* ---- weights: llama-model.cpp load_tensors ---- */
 
 typedef struct weigh {
+    const kvb_model *m;
     const kvb__ggml *g;
     const kvb_quant *q;
     kvb__quant_ctx qc;
@@ -288,7 +295,26 @@ static int weigh_tensor(void *vctx, const kvb__tdesc *t)
     c->w->total += b;
     bool gpu;
     bool busiest = false;
-    if (t->layer < 0) {
+    if (t->role == KVB_ROLE_VISION) {
+        c->w->tower += b;
+        if (g->mmproj) {
+            /* the mmproj file (convert_hf_to_gguf.py --mmproj) */
+            int32_t ty = kvb__vision_gguf_type(c->m, t, g->mmproj_type);
+            if (!kvb__mul_ok(t->rows, kvb__ggml_row_bytes(ty, t->cols), &b)) {
+                c->st = KVB_ERANGE;
+                return 1;
+            }
+            gpu = busiest = g->mmproj_gpu; /* the main GPU: counted on the
+                                              busiest one */
+        } else {
+            /* Ollama: ml/backend/ggml/ggml.go creates the "v." and "mm."
+             * tensors with the output layer's buffer types */
+            gpu = busiest = g->output_on_gpu;
+        }
+        c->w->tower_file += b;
+        if (busiest)
+            c->w->tower_busiest += b;
+    } else if (t->layer < 0) {
         bool input = t->role == KVB_ROLE_EMBED || t->role == KVB_ROLE_POS_EMBED;
         if (t->role == KVB_ROLE_EMBED)
             c->embed += b;
@@ -320,6 +346,7 @@ kvb_status kvb__ggml_weights_split(const kvb_model *m, const kvb_quant *q,
     memset(w, 0, sizeof *w);
     weigh c;
     memset(&c, 0, sizeof c);
+    c.m = m;
     c.g = g;
     c.q = q;
     c.w = w;

@@ -81,6 +81,72 @@ void kvb__llama_resolve(const kvb__engine_in *in, kvb__ggml *g)
     kvb__ggml_resolve(in->model, &in->s, &o, g);
 }
 
+/* ---- the vision tower: a separate mmproj GGUF ---- */
+
+/*
+ * llama-server loads a GGUF's language model only: convert_hf_to_gguf.py
+ * writes the vision tower and projector to a second file (--mmproj,
+ * general.architecture "clip"), which tools/mtmd (mtmd.cpp, clip.cpp)
+ * loads only when `--mmproj FILE` names it or `-hf` brings the repo's own
+ * (common/arg.cpp; docs/multimodal.md), and never with --no-mmproj.  A
+ * preset or config.json with a tower is planned without it unless the
+ * serving settings say it is loaded.
+ */
+bool kvb__llama_no_mmproj(const kvb_model *m, const kvb_serving *s)
+{
+    return s->engine == KVB_ENGINE_LLAMA_CPP &&
+           m->vision_kind != KVB_VISION_NONE &&
+           (!(s->mmproj & (KVB_MMPROJ_LOAD | KVB_MMPROJ_HF)) ||
+            (s->mmproj & KVB_MMPROJ_NONE));
+}
+
+static void note(kvb_plan *p, const char *fmt, ...) KVB__PRINTF(2, 3);
+
+static void note(kvb_plan *p, const char *fmt, ...)
+{
+    size_t n = strlen(p->warning);
+    if (n + 3 >= sizeof p->warning)
+        return;
+    if (n) {
+        memcpy(p->warning + n, "; ", 3);
+        n += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->warning + n, sizeof p->warning - n, fmt, ap);
+    va_end(ap);
+}
+
+/* What the plan says of a tower on llama.cpp and Ollama. */
+static void tower_notes(const kvb__engine_in *in, kvb_plan *p,
+                        const kvb__ggml_weights *w)
+{
+    if (in->s.engine == KVB_ENGINE_LLAMA_CPP && in->tower_left_out) {
+        note(p, "no --mmproj: the vision tower (a separate mmproj GGUF) is "
+                "not loaded");
+        return;
+    }
+    if (in->model->vision_kind == KVB_VISION_NONE) {
+        /* a model read from a GGUF has no tower, and the mmproj file
+         * itself is not read */
+        if (in->s.engine == KVB_ENGINE_LLAMA_CPP &&
+            (in->s.mmproj & KVB_MMPROJ_LOAD) &&
+            !(in->s.mmproj & KVB_MMPROJ_NONE))
+            note(p, "--mmproj: the model has no tower to count (a GGUF's "
+                    "mmproj file is not read)");
+        return;
+    }
+    if (in->s.engine == KVB_ENGINE_LLAMA_CPP)
+        /* clip.cpp reserves its graph for the largest image at load
+         * (alloc_compute_meta); not modelled */
+        note(p, "mmproj %.2f GiB %s; its clip compute buffer is not counted",
+             KVB__GIB(w->tower_file),
+             w->tower_busiest ? "on the main GPU" : "in host RAM");
+    else
+        note(p, "projector %.2f GiB with the output layer%s",
+             KVB__GIB(w->tower_file), w->tower_busiest ? "" : " in host RAM");
+}
+
 /* ---- the budget: the whole GPU less the CUDA context ---- */
 
 uint64_t kvb__llama_cuda_context(const kvb__engine_in *in)
@@ -319,10 +385,15 @@ uint64_t kvb__llama_loaded_weights(const kvb__engine_in *in, uint32_t stage,
     kvb__ggml g;
     kvb__ggml_weights w;
     kvb__llama_resolve(in, &g);
-    if (kvb__ggml_weights_split(in->model, in->quant, &g, &w) || !w.total)
+    if (kvb__ggml_weights_split(in->model, in->quant, &g, &w) ||
+        w.total <= w.tower)
         return inventory_bytes;
-    return (uint64_t)((double)inventory_bytes * (double)w.gpu_busiest /
-                      (double)w.total);
+    /* the language model in the inventory's proportions; the tower as its
+     * mmproj file holds it */
+    uint64_t text = inventory_bytes > w.tower ? inventory_bytes - w.tower : 0;
+    return (uint64_t)((double)text * (double)(w.gpu_busiest - w.tower_busiest) /
+                      (double)(w.total - w.tower)) +
+           w.tower_busiest;
 }
 
 uint64_t kvb__llama_activation(const kvb__engine_in *in, uint32_t stage)
@@ -459,6 +530,7 @@ void kvb__llama_finish(const kvb__engine_in *in, kvb_plan *p,
         snprintf(wn, cap, "n_ctx_seq (%llu) > n_ctx_train (%llu)",
                  (unsigned long long)g.n_ctx_seq,
                  (unsigned long long)in->model->max_position_embeddings);
+    tower_notes(in, p, &w);
     if (kv.state) {
         size_t n = strlen(wn);
         snprintf(wn + n, cap - n,
@@ -736,6 +808,99 @@ static kvb_status llama_ts(kvb__cmd *c, const char *flag, const char *value,
     return KVB_OK;
 }
 
+static bool prefix_nocase(const char *at, const char *word, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (!at[i] || tolower((unsigned char)at[i]) != word[i])
+            return false;
+    return true;
+}
+
+/* The type of an mmproj file from its name, as the GGUF repos name them
+ * ("mmproj-model-f16.gguf", "mmproj-BF16.gguf", "mmproj-Q8_0.gguf");
+ * -1 when none is named: f16, convert_hf_to_gguf.py's default. */
+static int32_t mmproj_type_of(const char *path)
+{
+    static const char *const names[] = {"bf16", "f16",  "f32",  "q8_0",
+                                        "q4_0", "q4_1", "q5_0", "q5_1"};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (size_t i = 0; i < KVB__ARRAY_LEN(names); i++) {
+        size_t k = strlen(names[i]);
+        for (const char *at = base; *at; at++) {
+            if (!prefix_nocase(at, names[i], k))
+                continue;
+            /* a whole word: "f16" but not the end of "bf16" */
+            bool left = at == base || !isalnum((unsigned char)at[-1]);
+            bool right = !isalnum((unsigned char)at[k]);
+            int32_t t;
+            if (left && right && kvb__ggml_type_parse(names[i], &t))
+                return t;
+        }
+    }
+    return -1;
+}
+
+/* --mmproj FILE / --mmproj-url URL: the tower is loaded, in the file's
+ * type. */
+static kvb_status llama_mmproj(kvb__cmd *c, const char *flag, const char *value,
+                               kvb_error *err)
+{
+    (void)flag;
+    (void)err;
+    c->s->mmproj |= KVB_MMPROJ_LOAD;
+    c->s->mmproj_type = mmproj_type_of(value);
+    return KVB_OK;
+}
+
+/* -hf REPO[:QUANT]: common/arg.cpp downloads the repo's mmproj file too
+ * (unless --no-mmproj or an explicit --mmproj). */
+static kvb_status llama_hf(kvb__cmd *c, const char *flag, const char *value,
+                           kvb_error *err)
+{
+    (void)flag;
+    (void)value;
+    (void)err;
+    c->s->mmproj |= KVB_MMPROJ_HF;
+    return KVB_OK;
+}
+
+/* --no-mmproj, --no-mmproj-offload, --mmproj-offload (bare, or a
+ * LLAMA_ARG_* boolean). */
+static kvb_status mmproj_bit(kvb__cmd *c, const char *flag, const char *value,
+                             uint32_t bit, bool set, kvb_error *err)
+{
+    bool on = true;
+    if (value) {
+        kvb_status st = kvb__cmd_bool(flag, value, &on, err);
+        if (st)
+            return st;
+    }
+    if (on == set)
+        c->s->mmproj |= bit;
+    else
+        c->s->mmproj &= ~bit;
+    return KVB_OK;
+}
+
+static kvb_status llama_no_mmproj(kvb__cmd *c, const char *flag,
+                                  const char *value, kvb_error *err)
+{
+    return mmproj_bit(c, flag, value, KVB_MMPROJ_NONE, true, err);
+}
+
+static kvb_status llama_no_mmproj_offload(kvb__cmd *c, const char *flag,
+                                          const char *value, kvb_error *err)
+{
+    return mmproj_bit(c, flag, value, KVB_MMPROJ_CPU, true, err);
+}
+
+static kvb_status llama_mmproj_offload(kvb__cmd *c, const char *flag,
+                                       const char *value, kvb_error *err)
+{
+    return mmproj_bit(c, flag, value, KVB_MMPROJ_CPU, false, err);
+}
+
 static kvb_status llama_c(kvb__cmd *c, const char *flag, const char *value,
                           kvb_error *err)
 {
@@ -773,9 +938,18 @@ static const kvb__flag llama_flags[] = {
     S("-kvu|--kv-unified", "LLAMA_ARG_KV_UNIFIED", KVB__FLAG_ON, kv_unified),
     S("-no-kvu|--no-kv-unified", NULL, KVB__FLAG_OFF, kv_unified),
     KVB__FLAG_SET("-ts|--tensor-split", "LLAMA_ARG_TENSOR_SPLIT", llama_ts),
+    /* tools/mtmd's projector (common/arg.cpp, docs/multimodal.md) */
+    KVB__FLAG_SET("-mm|--mmproj", "LLAMA_ARG_MMPROJ", llama_mmproj),
+    KVB__FLAG_SET("-mmu|--mmproj-url", "LLAMA_ARG_MMPROJ_URL", llama_mmproj),
+    KVB__FLAG_SET("-hf|-hfr|--hf-repo", "LLAMA_ARG_HF_REPO", llama_hf),
+    KVB__FLAG_SET_BARE("--no-mmproj", "LLAMA_ARG_NO_MMPROJ", llama_no_mmproj),
+    KVB__FLAG_SET_BARE("--no-mmproj-offload", "LLAMA_ARG_NO_MMPROJ_OFFLOAD",
+                       llama_no_mmproj_offload),
+    KVB__FLAG_SET_BARE("--mmproj-offload", "LLAMA_ARG_MMPROJ_OFFLOAD",
+                       llama_mmproj_offload),
     KVB__FLAG_SKIP("--host|--port|-a|--alias|-t|--threads|-tb|"
-                   "--threads-batch|--api-key|--chat-template|-hf|-hfr|"
-                   "--hf-repo|-hff|--hf-file|--mmproj|-md|--model-draft|"
+                   "--threads-batch|--api-key|--chat-template|"
+                   "-hff|--hf-file|-md|--model-draft|"
                    "-sm|--split-mode|-mg|--main-gpu|--temp|--top-k|--top-p|"
                    "--min-p|--repeat-penalty|-n|--n-predict|--seed|-s|"
                    "--rope-scaling|--rope-freq-base|--rope-freq-scale|"
@@ -959,6 +1133,11 @@ bool kvb__llama_log_line(kvb_log_facts *f, const char *line, size_t len)
         kv_type(f, line, len);
         return true;
     }
+    /* tools/mtmd's clip graph ("alloc_compute_meta:  CUDA0 compute buffer
+     * size = 248.10 MiB", after "warmup: warmup with image size") is the
+     * mmproj's, not the language model's compute buffer */
+    if (kvb__llama_find(line, len, "alloc_compute_meta:"))
+        return true;
     if (kvb__llama_find(line, len, "compute buffer size =")) {
         if (!mib_after(line, len, "compute buffer size =", &v))
             return false;

@@ -154,6 +154,36 @@ static void ollama_estimate(const kvb__engine_in *in, estimate *e)
         e->graph_full = e->graph_partial;
 }
 
+/*
+ * The image graph of Ollama's estimate (fs/ggml/ggml.go VisionGraphSize,
+ * from the gemma3 engine of 0.6.0 to 0.12.10): for gemma3 and mistral3,
+ * 4 x (image^2 x 3 channels + width x patch + patches^2 x heads) with
+ * patches = (image / patch)^2; other families 0.  llm/memory.go (as of
+ * v0.11.4: ollamaEngineProjectorWeights/Graph) adds it and the
+ * projector's weights (the "v." tensors) to the output layer
+ * ("memoryLastLayer"), placed last; a llama-engine projector blob
+ * (projectorMemoryRequirements) is charged to GPU 0 up front instead, as
+ * earlier releases charged every projector -- the same total when every
+ * layer fits.  Saturates instead of wrapping.
+ */
+static uint64_t vision_graph(const kvb_model *m)
+{
+    if ((m->vision_kind != KVB_VISION_SIGLIP &&
+         m->vision_kind != KVB_VISION_PIXTRAL) ||
+        !m->vision_patch_size)
+        return 0;
+    uint64_t img = m->vision_image_size, side = img / m->vision_patch_size;
+    uint64_t pixels, n, scores, width, sum;
+    if (!kvb__mul_ok(img, img * 3, &pixels) || !kvb__mul_ok(side, side, &n) ||
+        !kvb__mul_ok(n, n, &scores) ||
+        !kvb__mul_ok(scores, m->vision_num_heads, &scores) ||
+        !kvb__mul_ok(m->vision_hidden_size, m->vision_patch_size, &width) ||
+        !kvb__add_ok(pixels, width, &sum) || !kvb__add_ok(sum, scores, &sum) ||
+        !kvb__mul_ok(sum, 4, &sum))
+        return UINT64_MAX;
+    return sum;
+}
+
 /* memory.go's placement: each GPU first holds 457 MiB and one layer, the
  * graph is kept free, layers (weights + kv[i]) go while free > overhead +
  * used + layer, the output layer last. */
@@ -175,7 +205,11 @@ static uint32_t old_placement(const kvb__engine_in *in, const estimate *e)
     if (kvb__ggml_weights_split(m, in->quant, &g, &layers))
         return 0;
     uint64_t layer_w = layers.gpu / m->num_hidden_layers;
+    /* the output layer with the projector (in the weights' split) and
+     * its image graph */
     uint64_t output = all.gpu - layers.gpu;
+    if (!kvb__add_ok(output, vision_graph(m), &output))
+        output = UINT64_MAX;
     uint64_t free = in->gpu->free_bytes
                         ? in->gpu->free_bytes
                         : in->gpu->total_bytes - kvb__llama_cuda_context(in);
@@ -199,8 +233,9 @@ static uint32_t old_placement(const kvb__engine_in *in, const estimate *e)
             used += layer;
             placed++;
         }
+        uint64_t need;
         if (placed == m->num_hidden_layers &&
-            free > over + used + graph + output)
+            kvb__add_ok(over + used + graph, output, &need) && free > need)
             return placed + 1;
     }
     return placed;
@@ -268,11 +303,29 @@ static void ollama_finish(const kvb__engine_in *in, kvb_plan *p,
                        (double)in->gpu->count);
         p->compute_buffer_bytes_per_gpu =
             p->layers_on_gpu ? (full ? e.graph_full : e.graph_partial) : 0;
+        /* the image graph goes with the output layer (memoryLastLayer) */
+        uint64_t vg = vision_graph(in->model);
+        if (full && vg) {
+            if (!kvb__add_ok(p->compute_buffer_bytes_per_gpu, vg,
+                             &p->compute_buffer_bytes_per_gpu))
+                p->compute_buffer_bytes_per_gpu = UINT64_MAX;
+            size_t k = strlen(p->warning);
+            snprintf(p->warning + k, sizeof p->warning - k,
+                     "%simage graph %.2f GiB in the compute buffer "
+                     "(VisionGraphSize)",
+                     k ? "; " : "", KVB__GIB(vg));
+        }
         size_t w = strlen(p->warning);
         snprintf(p->warning + w, sizeof p->warning - w,
                  "%sOllama's estimate (llm/memory.go); llama.cpp allocates "
                  "%.2f GiB of KV cache",
                  w ? "; " : "", KVB__GIB(real));
+    } else if (in->model->vision_kind != KVB_VISION_NONE) {
+        /* the backend's measured graph includes an image's encoding
+         * (runner/ollamarunner reserveWorstCaseGraph); not modelled */
+        size_t k = strlen(p->warning);
+        snprintf(p->warning + k, sizeof p->warning - k,
+                 "%sits image graph is not counted", k ? "; " : "");
     }
     uint64_t vram = p->weights_bytes_per_gpu * in->gpu->count +
                     p->kv_cache_bytes_per_gpu * in->gpu->count +

@@ -263,3 +263,31 @@ void kvb__vision_name(const kvb__tdesc *t, char *buf, size_t cap)
     else
         snprintf(buf, cap, "vision.%s", part);
 }
+
+/*
+ * convert_hf_to_gguf.py --mmproj --outtype TYPE: 1-D tensors (norms,
+ * biases, a class embedding) are written F32 (prepare_tensors, n_dims <=
+ * 1); Gemma3VisionModel.tensor_force_quant keeps the SigLIP embeddings
+ * (patch and position) F32 and mm_input_projection F16; a block type
+ * (q8_0, q4_0 ...) falls back to F16 for a row that is not a whole
+ * number of 32-element blocks (gguf-py QuantError).
+ */
+int32_t kvb__vision_gguf_type(const kvb_model *m, const kvb__tdesc *t,
+                              int32_t type)
+{
+    enum part p = (enum part)(t->ordinal % P_LAST_);
+    if (t->cols <= 1 || p == P_NORM || p == P_BIAS || p == P_CLASS)
+        return KVB_STORAGE_F32;
+    if (m->vision_kind == KVB_VISION_SIGLIP && t->ordinal < P_LAST_) {
+        if (p == P_PATCH || p == P_POS)
+            return KVB_STORAGE_F32;
+        if (p == P_PROJ1)
+            return KVB_STORAGE_F16;
+    }
+    bool blocks = type == KVB_STORAGE_Q8_0 || type == KVB_STORAGE_Q4_0 ||
+                  type == KVB_STORAGE_Q4_1 || type == KVB_STORAGE_Q5_0 ||
+                  type == KVB_STORAGE_Q5_1;
+    if (blocks && t->cols % 32)
+        return KVB_STORAGE_F16;
+    return type;
+}

@@ -457,6 +457,20 @@ static kvb_status row_plan(batch_ctx *c, row *r, kvb_plan *p)
     in->quant = &c->quants[r->qi];
     in->gpu = &r->gpu;
     in->gpu_names = c->gpu_names[r->gi];
+    in->tower_left_out = 0;
+    /* a tower the engine does not load (vLLM's text-only mode, llama.cpp
+     * without --mmproj), as kvb_plan_compute drops it: the row's model is
+     * then not the cached one, so it is planned uncached */
+    if (kvb__vllm_text_only(in->model, &in->s) ||
+        kvb__llama_no_mmproj(in->model, &in->s)) {
+        kvb_model text = *in->model;
+        in->tower_left_out = text.vision_kind;
+        text.vision_kind = KVB_VISION_NONE;
+        in->model = &text;
+        kvb_status st = kvb__plan_core(in, NULL, p, false, NULL);
+        in->model = &c->models[r->mi];
+        return st;
+    }
     row_cache rc = {c, r->mi, r->qi};
     kvb__plan_cache cache = {&rc, cached_model, cached_stage};
     return kvb__plan_core(in, &cache, p, false, NULL);

@@ -614,8 +614,13 @@ kvb_status kvb_plan_compute(const kvb_model *model, const kvb_quant *quant,
     in.gpu = &g;
     kvb_status st =
         load_inputs(model, quant, gpu, serving, &m, &q, &g, &in.s, err);
-    if (!st && kvb__vllm_text_only(&m, &in.s))
-        m.vision_kind = KVB_VISION_NONE; /* the tower is never loaded */
+    /* the tower is never loaded: vLLM's text-only mode, llama.cpp
+     * without --mmproj */
+    if (!st &&
+        (kvb__vllm_text_only(&m, &in.s) || kvb__llama_no_mmproj(&m, &in.s))) {
+        in.tower_left_out = m.vision_kind;
+        m.vision_kind = KVB_VISION_NONE;
+    }
     if (!st)
         st = kvb__struct_in(plan, sizeof p, &p, "plan", err);
     if (!st)

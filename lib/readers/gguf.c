@@ -1000,6 +1000,15 @@ static kvb_status architecture(gmap *g)
     g->arch = a->s;
     snprintf(r->info.arch_name, sizeof r->info.arch_name, "%.*s",
              (int)kvb__min(a->s.n, 63), a->s.s);
+    /* convert_hf_to_gguf.py --mmproj writes a vision tower and projector
+     * as architecture "clip" (gguf-py MODEL_ARCH.MMPROJ); llama.cpp loads
+     * it only through tools/mtmd, beside a language model */
+    if (str_is(a->s, "clip"))
+        return gfail(g->c, KVB_EUNSUPPORTED, "gguf.general.architecture", a->at,
+                     "general.architecture (clip) is a multimodal projector "
+                     "(mmproj) file, not a language model; allowed: the "
+                     "language-model GGUF as the model, this file with "
+                     "--mmproj");
     int32_t arch = KVB_ARCH_GENERIC;
     for (size_t i = 0; i < KVB__ARRAY_LEN(archs); i++)
         if (str_is(a->s, archs[i].name))

@@ -338,6 +338,50 @@ static void test_batch_null_columns(void **state)
     assert_int_equal(want.max_model_len, 131072);
 }
 
+/* A tower the engine leaves out (llama.cpp without --mmproj, vLLM with
+ * every modality limited to 0) is left out of a batch row too: the rows
+ * equal kvb_plan_compute's plans, which are smaller than the loaded
+ * tower's (test_llama_mmproj has the bytes). */
+static void test_batch_tower_left_out(void **state)
+{
+    (void)state;
+    kvb_model m = preset_model("Gemma-3-27B");
+    kvb_gpu gpu = gpu_of(80 * GIB, 1);
+    kvb_serving s[3] = {serving_default(), serving_default(),
+                        serving_default()};
+    s[0].engine = KVB_ENGINE_LLAMA_CPP;
+    s[0].context_size = 8192;
+    s[1] = s[0];
+    s[1].mmproj = KVB_MMPROJ_LOAD;
+    s[2].mm_disabled = KVB_MM_ALL;
+    s[2].max_model_len = 8192;
+    kvb_plan want[3], got[3];
+    uint32_t si[3] = {0, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(KVB_PLAN_INIT(&want[i]), KVB_OK);
+        assert_int_equal(
+            kvb_plan_compute(&m, NULL, &gpu, &s[i], &want[i], NULL), KVB_OK);
+    }
+    kvb_batch b;
+    assert_int_equal(KVB_BATCH_INIT(&b), KVB_OK);
+    b.models = &m;
+    b.num_models = 1;
+    b.gpus = &gpu;
+    b.num_gpus = 1;
+    b.servings = s;
+    b.num_servings = 3;
+    b.serving_index = si;
+    b.count = 3;
+    b.plans = got;
+    b.plan_size = sizeof got[0];
+    assert_int_equal(kvb_batch_compute(&b, NULL, NULL), KVB_OK);
+    for (int i = 0; i < 3; i++)
+        assert_same_plan(&want[i], &got[i], (uint64_t)i);
+    assert_true(got[0].weights_bytes_per_gpu < got[1].weights_bytes_per_gpu);
+    assert_non_null(strstr(got[0].warning, "no --mmproj"));
+    assert_non_null(strstr(got[2].warning, "text-only mode"));
+}
+
 /* The seed's V0 case of test_plan.c through the batch: 1 GiB of KV cache
  * is 512 blocks of 16 tokens of 131072 bytes = 8192 tokens. */
 static void test_batch_known_values(void **state)
@@ -597,6 +641,7 @@ static void test_layout_report(void **state)
 
 KVB_TESTS(cmocka_unit_test(test_batch_equals_plan_compute),
           cmocka_unit_test(test_batch_null_columns),
+          cmocka_unit_test(test_batch_tower_left_out),
           cmocka_unit_test(test_batch_known_values),
           cmocka_unit_test(test_batch_weights_follow_the_gpu),
           cmocka_unit_test(test_batch_row_errors),

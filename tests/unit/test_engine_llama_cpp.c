@@ -826,6 +826,142 @@ static void test_ollama_placement(void **state)
     assert_true(q.layers_on_gpu < p.layers_on_gpu);
 }
 
+/* ---- the vision tower: llama.cpp's mmproj, Ollama's projector ---- */
+
+/*
+ * Gemma-3-27B (preset, SigLIP tower: 27 blocks of width 1152, MLP 4304,
+ * 16 heads, patch 14, image 896; text width 5376).  llama-server without
+ * --mmproj loads the language model only; with it, the mmproj file's
+ * bytes land on the GPU, as convert_hf_to_gguf.py --mmproj writes them.
+ * f16 (ggml-org's mmproj-model-f16.gguf), worked out by hand:
+ *   a block: q/k/v/o 4 x 1152^2 + fc1 and fc2 2 x 4304 x 1152 matrices
+ *     = 15,224,832 elements x 2 B = 30,449,664 B; its 1-D tensors (2
+ *     LayerNorms, 4 + 2 biases) 4 x 1152 + 4 x 1152 + 4304 + 1152 =
+ *     14,672 x 4 B (f32) = 58,688 B; x 27 blocks = 823,725,120 B;
+ *   patch embedding 1152 x 588 and positions 4096 x 1152, f32
+ *     (Gemma3VisionModel.tensor_force_quant) = 21,583,872 B, patch bias
+ *     4,608 B; post-LayerNorm 9,216 B; mm_soft_emb_norm 4,608 B;
+ *   mm_input_projection 5376 x 1152 f16 = 12,386,304 B;
+ *   total 857,714,112 B.
+ * q8_0 (mmproj-Q8_0.gguf): rows of 1152 take 36 blocks of 34 B (1,224
+ * B); fc2's rows of 4304 are not whole blocks and stay f16:
+ *   a block: 4 x 1152 x 1224 + 4304 x 1224 + 1152 x 4304 x 2 + 58,688
+ *     = 20,883,392 B; x 27 = 563,851,584 B;
+ *   the rest as f16 above: 21,583,872 + 4,608 + 9,216 + 4,608 +
+ *     12,386,304 = 33,988,608 B;  total 597,840,192 B.
+ */
+static void test_llama_mmproj(void **state)
+{
+    (void)state;
+    kvb_model m;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_MODEL_INIT(&m), KVB_OK);
+    assert_int_equal(kvb_preset_model_find("Gemma-3-27B", &m, &e), KVB_OK);
+    assert_int_equal(m.vision_kind, KVB_VISION_SIGLIP);
+    kvb_model text = m;
+    text.vision_kind = KVB_VISION_NONE;
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_LLAMA_CPP;
+    s.context_size = 8192;
+    s.max_num_seqs = 1;
+    /* no --mmproj: exactly the language model, and said so */
+    kvb_plan lm = plan_of(&text, s, 48 * GIB);
+    kvb_plan p = plan_of(&m, s, 48 * GIB);
+    assert_int_equal(p.weights_bytes, lm.weights_bytes);
+    assert_int_equal(p.weights_bytes_per_gpu, lm.weights_bytes_per_gpu);
+    assert_non_null(strstr(p.warning, "no --mmproj"));
+    assert_null(strstr(lm.warning, "mmproj"));
+    /* --mmproj mmproj-model-f16.gguf: + 857,714,112 B on the GPU */
+    s.mmproj = KVB_MMPROJ_LOAD;
+    p = plan_of(&m, s, 48 * GIB);
+    assert_int_equal(p.weights_bytes_per_gpu - lm.weights_bytes_per_gpu,
+                     857714112);
+    assert_int_equal(p.host_bytes, lm.host_bytes);
+    assert_non_null(strstr(p.warning, "mmproj 0.80 GiB on the main GPU"));
+    /* mmproj-Q8_0.gguf: + 597,840,192 B */
+    s.mmproj_type = Q8_0;
+    p = plan_of(&m, s, 48 * GIB);
+    assert_int_equal(p.weights_bytes_per_gpu - lm.weights_bytes_per_gpu,
+                     597840192);
+    /* --no-mmproj-offload: the file in host RAM instead */
+    s.mmproj |= KVB_MMPROJ_CPU;
+    p = plan_of(&m, s, 48 * GIB);
+    assert_int_equal(p.weights_bytes_per_gpu, lm.weights_bytes_per_gpu);
+    assert_int_equal(p.host_bytes - lm.host_bytes, 597840192);
+    assert_non_null(strstr(p.warning, "in host RAM"));
+    /* -hf brings the repository's mmproj (f16 unless --mmproj names
+     * another); --no-mmproj wins over it */
+    s.mmproj = KVB_MMPROJ_HF;
+    s.mmproj_type = -1;
+    p = plan_of(&m, s, 48 * GIB);
+    assert_int_equal(p.weights_bytes_per_gpu - lm.weights_bytes_per_gpu,
+                     857714112);
+    s.mmproj = KVB_MMPROJ_HF | KVB_MMPROJ_NONE;
+    p = plan_of(&m, s, 48 * GIB);
+    assert_int_equal(p.weights_bytes_per_gpu, lm.weights_bytes_per_gpu);
+    /* --mmproj FILE next to a model with no tower (a GGUF read): nothing
+     * to count, and said so; -hf alone says nothing */
+    s.mmproj = KVB_MMPROJ_LOAD;
+    p = plan_of(&text, s, 48 * GIB);
+    assert_int_equal(p.weights_bytes_per_gpu, lm.weights_bytes_per_gpu);
+    assert_non_null(strstr(p.warning, "no tower to count"));
+    s.mmproj = KVB_MMPROJ_HF;
+    p = plan_of(&text, s, 48 * GIB);
+    assert_null(strstr(p.warning, "mmproj"));
+    /* other engines ignore the setting: vLLM counts the tower */
+    s = serving_default();
+    kvb_plan v = plan_of(&m, s, 80 * GIB);
+    kvb_plan vt = plan_of(&text, s, 80 * GIB);
+    assert_true(v.weights_bytes > vt.weights_bytes);
+}
+
+/*
+ * Ollama's gemma3:27b is one GGUF with the tower ("v." tensors); through
+ * 0.12.10 llm/memory.go adds their weights and fs/ggml/ggml.go
+ * VisionGraphSize's image graph to the output layer:
+ *   4 x (896^2 x 3 + 1152 x 14 + 4096^2 x 16) = 4 x (2,408,448 + 16,128
+ *   + 268,435,456) = 1,083,440,128 B,
+ * so the compute buffer of a full offload grows by exactly that.  Later
+ * versions place the backend's measured sizes (no image graph term).
+ */
+static void test_ollama_projector(void **state)
+{
+    (void)state;
+    kvb_model m;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_MODEL_INIT(&m), KVB_OK);
+    assert_int_equal(kvb_preset_model_find("Gemma-3-27B", &m, &e), KVB_OK);
+    kvb_model text = m;
+    text.vision_kind = KVB_VISION_NONE;
+    kvb_serving s = serving_default();
+    s.engine = KVB_ENGINE_OLLAMA;
+    s.engine_version = 1210; /* 0.12.10 */
+    kvb_plan p = plan_of(&m, s, 48 * GIB);
+    kvb_plan t = plan_of(&text, s, 48 * GIB);
+    assert_int_equal(p.layers_on_gpu, p.layers_total);
+    assert_int_equal(p.compute_buffer_bytes_per_gpu -
+                         t.compute_buffer_bytes_per_gpu,
+                     1083440128);
+    /* the tower's weights (16-bit, as the inventory counts them) are
+     * loaded with the output layer, on the GPU */
+    assert_true(p.weights_bytes_per_gpu > t.weights_bytes_per_gpu + 800e6);
+    assert_non_null(strstr(p.warning, "image graph 1.01 GiB"));
+    assert_non_null(strstr(p.warning, "projector 0.79 GiB"));
+    /* a 24 GiB card: the image graph no longer leaves room for the
+     * output layer (Q4_K_M 27B + 1 GiB graph), so fewer layers go */
+    kvb_plan small = plan_of(&m, s, 20 * GIB);
+    kvb_plan small_t = plan_of(&text, s, 20 * GIB);
+    assert_true(small.layers_on_gpu < small_t.layers_on_gpu);
+    s.engine_version = 0; /* newest: measured sizes, no image graph */
+    p = plan_of(&m, s, 48 * GIB);
+    t = plan_of(&text, s, 48 * GIB);
+    assert_int_equal(p.compute_buffer_bytes_per_gpu,
+                     t.compute_buffer_bytes_per_gpu);
+    assert_true(p.weights_bytes_per_gpu > t.weights_bytes_per_gpu);
+    assert_non_null(strstr(p.warning, "image graph is not counted"));
+    assert_null(strstr(t.warning, "image graph"));
+}
+
 /* ---- command lines ---- */
 
 typedef struct read_result {
@@ -890,6 +1026,33 @@ static void test_llama_cmdline(void **state)
     r = read_line("llama-server -m m.gguf", env);
     assert_int_equal(r.s.context_size, 16384);
     assert_int_equal(r.s.max_num_seqs, 2);
+    /* the mmproj flags (common/arg.cpp) */
+    r = read_line("llama-server -m g.gguf --mmproj /m/mmproj-model-f16.gguf",
+                  NULL);
+    assert_int_equal(r.st, KVB_OK);
+    assert_int_equal(r.s.mmproj, KVB_MMPROJ_LOAD);
+    assert_int_equal(r.s.mmproj_type, KVB_STORAGE_F16);
+    r = read_line("llama-server -m g.gguf -mm mmproj-BF16.gguf "
+                  "--no-mmproj-offload",
+                  NULL);
+    assert_int_equal(r.s.mmproj, KVB_MMPROJ_LOAD | KVB_MMPROJ_CPU);
+    assert_int_equal(r.s.mmproj_type, KVB_STORAGE_BF16);
+    r = read_line("llama-server -m g.gguf --mmproj /m/bf16/mmproj-Q8_0.gguf",
+                  NULL);
+    assert_int_equal(r.s.mmproj_type, Q8_0); /* the file's name, not the
+                                                 folder's */
+    r = read_line("llama-server -m g.gguf --mmproj mmproj.gguf", NULL);
+    assert_int_equal(r.s.mmproj_type, -1); /* unnamed: f16 */
+    r = read_line("llama-server --no-mmproj -hf ggml-org/gemma-3-27b-it-GGUF",
+                  NULL);
+    assert_int_equal(r.st, KVB_OK);
+    assert_int_equal(r.s.mmproj, KVB_MMPROJ_HF | KVB_MMPROJ_NONE);
+    const char *mmenv[] = {"LLAMA_ARG_MMPROJ=/m/mmproj-f32.gguf",
+                           "LLAMA_ARG_NO_MMPROJ_OFFLOAD=0", NULL};
+    r = read_line("llama-server -m g.gguf", mmenv);
+    assert_int_equal(r.st, KVB_OK);
+    assert_int_equal(r.s.mmproj, KVB_MMPROJ_LOAD);
+    assert_int_equal(r.s.mmproj_type, KVB_STORAGE_F32);
     r = read_line("llama-server -m m.gguf -ctk q3_x", NULL);
     assert_int_equal(r.st, KVB_EINVAL);
     r = read_line("llama-server -m m.gguf --frobnicate", NULL);
@@ -955,6 +1118,17 @@ static void test_llama_log_lines(void **state)
     assert_int_equal(f.context_size, 4096);
     assert_int_equal(f.kv_cache_bytes, (int64_t)(5120 * MIB));
     assert_int_equal(f.compute_buffer_bytes, mib(672.01));
+    /* with --mmproj, clip.cpp's warm-up prints its own graph's buffer
+     * (tools/mtmd/clip.cpp alloc_compute_meta): not the model's */
+    f = parse("llama_context:      CUDA0 compute buffer size =   "
+              "266.50 MiB\n"
+              "load_hparams: model size:         887.99 MiB\n"
+              "warmup: warmup with image size = 1472 x 1472\n"
+              "alloc_compute_meta:      CUDA0 compute buffer size =   "
+              "1248.10 MiB\n"
+              "alloc_compute_meta: graph splits = 1, nodes = 823\n");
+    assert_int_equal(f.compute_buffer_bytes, mib(266.50));
+    assert_false(KVB_LOG_HAS(&f, WEIGHTS_BYTES));
     /* llamacpp-log-009 (ggml-org/llama.cpp issue #27680): new wording,
      * a sliding-window cache next to the full one */
     f = parse("llama_context: n_seq_max     = 1\n"
@@ -1125,7 +1299,9 @@ static void test_llama_versions(void **state)
     assert_string_equal(kvb_accounting_name(KVB_ACCOUNTING_OLLAMA), "ollama");
 }
 
-KVB_TESTS(cmocka_unit_test(test_llama_kv_equals_llama_cpp),
+KVB_TESTS(cmocka_unit_test(test_llama_mmproj),
+          cmocka_unit_test(test_ollama_projector),
+          cmocka_unit_test(test_llama_kv_equals_llama_cpp),
           cmocka_unit_test(test_llama_unified_swa),
           cmocka_unit_test(test_llama_gguf_gemma3),
           cmocka_unit_test(test_llama_real_logs),

@@ -867,6 +867,33 @@ static void test_read_gguf_recurrent(void **state)
     }
 }
 
+/* An mmproj file (convert_hf_to_gguf.py --mmproj, as ggml-org's
+ * mmproj-model-f16.gguf files: architecture "clip", clip.vision.* keys)
+ * is refused with a pointer to --mmproj; a language model's GGUF has no
+ * tower, so a plan of it never counts one. */
+static void test_read_gguf_mmproj(void **state)
+{
+    (void)state;
+    gb b = {0};
+    header(&b, 3, 0, 4);
+    kv_str(&b, "general.architecture", "clip");
+    kv_u32(&b, "clip.vision.block_count", 27);
+    kv_u32(&b, "clip.vision.embedding_length", 1152);
+    kv_str(&b, "clip.projector_type", "gemma3");
+    parsed r = parse(&b, b.n);
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "gguf.general.architecture");
+    assert_non_null(strstr(r.e.message, "--mmproj"));
+    free(b.p);
+
+    b = tiny_q4km(3);
+    r = parse(&b, b.n);
+    expect_ok(&r);
+    assert_int_equal(r.m.vision_kind, KVB_VISION_NONE);
+    assert_int_equal(r.m.vision_num_layers, 0);
+    free(b.p);
+}
+
 KVB_TESTS(cmocka_unit_test(test_read_gguf_q4km_exact),
           cmocka_unit_test(test_read_gguf_v2),
           cmocka_unit_test(test_read_gguf_truncation),
@@ -879,4 +906,5 @@ KVB_TESTS(cmocka_unit_test(test_read_gguf_q4km_exact),
           cmocka_unit_test(test_read_gguf_families),
           cmocka_unit_test(test_read_gguf_string_walks),
           cmocka_unit_test(test_read_gguf_files),
-          cmocka_unit_test(test_read_gguf_recurrent));
+          cmocka_unit_test(test_read_gguf_recurrent),
+          cmocka_unit_test(test_read_gguf_mmproj));

@@ -265,6 +265,8 @@ class Serving(CStruct):
         ("host_memory_bytes", "uint64_t"), ("gpus_per_node", "uint32_t"),
         # multimodal (@since 0.2)
         ("mm_disabled", "uint32_t"), ("mm_encoder_tp_mode", "int32_t"),
+        # llama.cpp's mmproj (@since 0.2)
+        ("mmproj", "uint32_t"), ("mmproj_type", "int32_t"),
     )
 
 

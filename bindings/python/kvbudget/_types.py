@@ -343,6 +343,9 @@ class Serving(_CMirror):
     # multimodal (@since 0.2)
     mm_disabled: int = 0
     mm_encoder_tp_mode: int = 0
+    # llama.cpp's mmproj (@since 0.2)
+    mmproj: int = 0
+    mmproj_type: int = -1
 
 
 @dataclass(frozen=True)

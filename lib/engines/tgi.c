@@ -295,13 +295,37 @@ static bool tgi_hybrid(const kvb__engine_in *in)
     return false;
 }
 
+/* KV tokens one warm-up request of `truncate` prompt tokens maps to
+ * blocks: its prompt plus max_new_tokens - 1 (FlashCausalLMBatch.from_pb,
+ * flash_causal_lm.py).  The router's warm-up asks max_new_tokens 2 before
+ * 1.2.0 (router/client/src/client.rs), max_total_tokens - truncate from
+ * 1.2.0 (PR #1178), so every request then reserves max_total_tokens - 1
+ * however short its prompt; from 3.0 (backends/v3/src/client/
+ * grpc_client.rs) max_total_tokens - truncate when --max-total-tokens is
+ * given, else 1. */
+static uint64_t warmup_request_tokens(const kvb__engine_in *in,
+                                      uint64_t truncate)
+{
+    uint64_t total = in->s.max_model_len;
+    if (!since(in, V(1, 2, 0)))
+        return truncate + 1;
+    if (since(in, V(3, 0, 0)) &&
+        in->s.max_model_len == in->model->max_position_embeddings)
+        return truncate; /* --max-total-tokens unset */
+    return total > truncate ? total - 1 : truncate;
+}
+
 /* Blocks of the warm-up batch (its KV cache is counted as used when the
- * free memory is read, then added back). */
+ * free memory is read, then added back): requests of max_input_tokens,
+ * the last one the remainder of max_batch_prefill_tokens. */
 static uint64_t warmup_blocks(const kvb__engine_in *in)
 {
     uint64_t reqs = warmup_requests(in), bs = in->s.block_size;
-    uint64_t per = in->s.max_num_batched_tokens / reqs;
-    return reqs * kvb__cdiv(per + 1, bs);
+    uint64_t p = in->s.max_num_batched_tokens;
+    uint64_t in_tok = in->s.max_input_tokens ? in->s.max_input_tokens : p;
+    uint64_t full = kvb__min(in_tok, p), last = p - (reqs - 1) * full;
+    return (reqs - 1) * kvb__cdiv(warmup_request_tokens(in, full), bs) +
+           kvb__cdiv(warmup_request_tokens(in, last), bs);
 }
 
 static uint64_t tgi_num_blocks(const kvb__engine_in *in,

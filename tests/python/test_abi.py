@@ -164,6 +164,7 @@ class TestEnums(unittest.TestCase):
         (kvbudget.ReadField, "kvb_read_field", ""),
         (kvbudget.RefSource, "kvb_ref_source", "REF_SOURCE_"),
         (kvbudget.Stage, "kvb_stage", ""),
+        (kvbudget.Vision, "kvb_vision", "VISION_"),
     ]
 
     def test_mirrors_equal_the_header(self):
@@ -205,6 +206,12 @@ class TestEnums(unittest.TestCase):
                 r"#define %s(\w+) \(1u << (\d+)\)" % prefix, text)}
             if names:
                 c = {k: v for k, v in c.items() if k in names}
+            self.assertEqual({m.name: int(m) for m in py}, c)
+        # bit sets written as plain values (KVB_MM_IMAGE 1u ...)
+        for py, prefix in ((kvbudget.Multimodal, "KVB_MM_"),
+                           (kvbudget.Mmproj, "KVB_MMPROJ_")):
+            c = {n: int(v) for n, v in re.findall(
+                r"#define %s(\w+) +(\d+)u" % prefix, text) if n != "ALL"}
             self.assertEqual({m.name: int(m) for m in py}, c)
 
     def test_status_classes_are_generated_from_the_table(self):

@@ -49,8 +49,7 @@ from ._enums import (AUTO_BYTES, GIB, Accounting, Arch, Dtype, Engine,
                      FixKind, Format, Fp8Scale, LogFact, LogFailure, LogKnown,
                      LogPhase, ModelFlag, QuantFlag, QuantMethod, ReadField,
                      RefSource, RenderFormat, Split, Stage, Status, Storage,
-                     TensorRole,
-                     Verdict)
+                     TensorRole, Verdict, Vision, Multimodal, Mmproj)
 from ._errors import KvbError, KvbLibraryError, error_class
 from ._types import (AdviceOptions, Device, Fix, Gpu, Instance, LogFacts,
                      Model, Plan, Quant, ReadInfo, RefInfo, Serving, Tensor,
@@ -89,7 +88,8 @@ __all__ = [
     "Status", "Arch", "Dtype", "ModelFlag", "QuantMethod", "Fp8Scale",
     "QuantFlag", "TensorRole", "Storage", "Split", "Engine", "Accounting",
     "Verdict", "FixKind", "RenderFormat", "LogFailure", "LogPhase",
-    "LogFact", "LogKnown", "Format", "ReadField", "Stage",
+    "LogFact", "LogKnown", "Format", "ReadField", "Stage", "Vision",
+    "Multimodal", "Mmproj",
     # errors
     "KvbError", "KvbLibraryError", "error_class",
 ] + sorted(_errors.CLASSES)

@@ -66,6 +66,34 @@ class Arch(enum.IntEnum):
     JAMBA = 21
 
 
+class Vision(enum.IntEnum):
+    """``kvb_vision``: the family of a model's vision tower."""
+
+    NONE = 0
+    SIGLIP = 1
+    QWEN2_5_VL = 2
+    QWEN3_VL = 3
+    PIXTRAL = 4
+    LLAMA4 = 5
+
+
+class Multimodal(enum.IntFlag):
+    """``KVB_MM_*``: modalities limited to 0 (``Serving.mm_disabled``)."""
+
+    IMAGE = 1
+    VIDEO = 2
+    AUDIO = 4
+
+
+class Mmproj(enum.IntFlag):
+    """``KVB_MMPROJ_*``: llama.cpp's vision projector (``Serving.mmproj``)."""
+
+    LOAD = 1
+    NONE = 2
+    CPU = 4
+    HF = 8
+
+
 class Dtype(enum.IntEnum):
     """``kvb_dtype``: element types of weights, activations and KV cache."""
 

@@ -15,44 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Parse `name` with the first `from` replaced by `to` (from NULL: as is). */
-static kvb_status parse(const char *name, const char *from, const char *to,
-                        kvb_model *m, kvb_error *e)
-{
-    size_t len = 0;
-    char *text = slurp(name, &len);
-    char *buf = text;
-    if (from) {
-        char *at = strstr(text, from);
-        assert_non_null(at);
-        size_t a = (size_t)(at - text), fl = strlen(from), tl = strlen(to);
-        buf = malloc(len - fl + tl + 1);
-        assert_non_null(buf);
-        memcpy(buf, text, a);
-        memcpy(buf + a, to, tl);
-        memcpy(buf + a + tl, at + fl, len - a - fl + 1);
-        len = len - fl + tl;
-        free(text);
-    }
-    kvb_quant q;
-    kvb_read_info info;
-    assert_int_equal(KVB_MODEL_INIT(m), KVB_OK);
-    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
-    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
-    assert_int_equal(kvb_error_init(e, sizeof *e), KVB_OK);
-    kvb_status st = kvb_config_parse(buf, len, m, &q, &info, e);
-    free(buf);
-    return st;
-}
-
-static uint64_t params(const kvb_model *m)
-{
-    uint64_t total = 0;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(kvb_model_param_count(m, &total, NULL, &e), KVB_OK);
-    return total;
-}
-
 static const char *const V3 = "configs/deepseek-v3.json";
 static const char *const TYPE = "\"model_type\": \"deepseek_v3\"";
 static const char *const V32 =
@@ -63,7 +25,7 @@ static kvb_model v32(void)
 {
     kvb_model m;
     kvb_error e;
-    kvb_status st = parse(V3, TYPE, V32, &m, &e);
+    kvb_status st = config_edited(V3, TYPE, V32, &m, &e);
     if (st)
         fail_msg("v32: %s %s: %s", kvb_status_name(st), e.field, e.message);
     return m;
@@ -85,15 +47,15 @@ static void test_dsv32_weights(void **state)
     uint64_t layer =
         64ull * 128 * 1536 + 128ull * 7168 + 2 * 128 + 64ull * 7168;
     assert_int_equal(layer, 13959424ull);
-    assert_int_equal(params(&m), 671026419200ull + 61 * layer);
-    assert_int_equal(params(&m), 671877944064ull);
+    assert_int_equal(model_params(&m), 671026419200ull + 61 * layer);
+    assert_int_equal(model_params(&m), 671877944064ull);
 
     /* the preset is this model, in its checkpoint's FP8 format */
     kvb_model p = preset_model("DeepSeek-V3.2-Exp");
     assert_int_equal(p.index_n_heads, 64);
     assert_int_equal(p.index_head_dim, 128);
     assert_int_equal(p.index_topk, 2048);
-    assert_int_equal(params(&p), params(&m));
+    assert_int_equal(model_params(&p), model_params(&m));
     kvb_model r;
     kvb_quant rq;
     kvb_error re;
@@ -219,15 +181,16 @@ static void test_dsv32_refusals(void **state)
     kvb_model m;
     kvb_error e;
     assert_int_equal(
-        parse(V3, TYPE, "\"model_type\": \"deepseek_v32\"", &m, &e),
+        config_edited(V3, TYPE, "\"model_type\": \"deepseek_v32\"", &m, &e),
         KVB_EPARSE);
     assert_string_equal(e.field, "config.index_n_heads");
-    assert_int_equal(parse(V3, TYPE,
-                           "\"model_type\": \"deepseek_v32\", "
-                           "\"index_n_heads\": 0, \"index_head_dim\": 128, "
-                           "\"index_topk\": 2048",
-                           &m, &e),
-                     KVB_ERANGE);
+    assert_int_equal(
+        config_edited(V3, TYPE,
+                      "\"model_type\": \"deepseek_v32\", "
+                      "\"index_n_heads\": 0, \"index_head_dim\": 128, "
+                      "\"index_topk\": 2048",
+                      &m, &e),
+        KVB_ERANGE);
     kvb_model bad = preset_model("GLM-4.5");
     bad.index_n_heads = 64;
     bad.index_head_dim = 128;

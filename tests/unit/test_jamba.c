@@ -13,36 +13,6 @@
 
 #define JAMBA_FILE "configs/jamba-1.5-mini.json"
 
-/* Parse JAMBA_FILE with the first `from` replaced by `to` (NULL: as is). */
-static kvb_status parse(const char *from, const char *to, kvb_model *m,
-                        kvb_error *e)
-{
-    size_t len = 0;
-    char *buf = slurp(JAMBA_FILE, &len);
-    if (from) {
-        char *at = strstr(buf, from);
-        assert_non_null(at);
-        size_t a = (size_t)(at - buf), fl = strlen(from), tl = strlen(to);
-        char *edited = malloc(len - fl + tl + 1);
-        assert_non_null(edited);
-        memcpy(edited, buf, a);
-        memcpy(edited + a, to, tl);
-        memcpy(edited + a + tl, at + fl, len - a - fl + 1);
-        len = len - fl + tl;
-        free(buf);
-        buf = edited;
-    }
-    kvb_quant q;
-    kvb_read_info info;
-    assert_int_equal(KVB_MODEL_INIT(m), KVB_OK);
-    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
-    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
-    assert_int_equal(kvb_error_init(e, sizeof *e), KVB_OK);
-    kvb_status st = kvb_config_parse(buf, len, m, &q, &info, e);
-    free(buf);
-    return st;
-}
-
 /*
  * AI21-Jamba-1.5-Mini's config.json (hidden 4096, 32 layers; attention on
  * i % 8 == 4: 4 layers, 32 heads, 8 KV heads x 128, no biases; Mamba1 on
@@ -89,7 +59,7 @@ static void test_jamba_read(void **state)
     (void)state;
     kvb_model m;
     kvb_error e;
-    kvb_status st = parse(NULL, NULL, &m, &e);
+    kvb_status st = config_edited(JAMBA_FILE, NULL, NULL, &m, &e);
     if (st)
         fail_msg("%s %s: %s", kvb_status_name(st), e.field, e.message);
     kvb_model p = preset_model("AI21-Jamba-Mini-1.7");
@@ -283,26 +253,27 @@ static void test_jamba_refusals(void **state)
     (void)state;
     kvb_model m;
     kvb_error e;
-    assert_int_equal(
-        parse("\"mamba_dt_rank\": 256", "\"mamba_dt_rank\": 128", &m, &e),
-        KVB_EUNSUPPORTED);
+    assert_int_equal(config_edited(JAMBA_FILE, "\"mamba_dt_rank\": 256",
+                                   "\"mamba_dt_rank\": 128", &m, &e),
+                     KVB_EUNSUPPORTED);
     assert_string_equal(e.field, "config.mamba_dt_rank");
-    assert_int_equal(
-        parse("\"mamba_dt_rank\": 256", "\"mamba_dt_rank\": \"auto\"", &m, &e),
-        KVB_OK); /* ceil(4096 / 16) */
-    assert_int_equal(parse("\"mamba_proj_bias\": false",
-                           "\"mamba_proj_bias\": true", &m, &e),
+    assert_int_equal(config_edited(JAMBA_FILE, "\"mamba_dt_rank\": 256",
+                                   "\"mamba_dt_rank\": \"auto\"", &m, &e),
+                     KVB_OK); /* ceil(4096 / 16) */
+    assert_int_equal(config_edited(JAMBA_FILE, "\"mamba_proj_bias\": false",
+                                   "\"mamba_proj_bias\": true", &m, &e),
                      KVB_EUNSUPPORTED);
     assert_string_equal(e.field, "config.mamba_proj_bias");
-    assert_int_equal(parse("\"expert_layer_offset\": 1",
-                           "\"expert_layer_offset\": 0", &m, &e),
+    assert_int_equal(config_edited(JAMBA_FILE, "\"expert_layer_offset\": 1",
+                                   "\"expert_layer_offset\": 0", &m, &e),
                      KVB_EUNSUPPORTED);
     assert_string_equal(e.field, "config.expert_layer_offset");
-    assert_int_equal(
-        parse("\"attn_layer_offset\": 4", "\"attn_layer_offset\": 9", &m, &e),
-        KVB_ERANGE);
+    assert_int_equal(config_edited(JAMBA_FILE, "\"attn_layer_offset\": 4",
+                                   "\"attn_layer_offset\": 9", &m, &e),
+                     KVB_ERANGE);
     /* one expert: JambaMLP on every layer */
-    assert_int_equal(parse("\"num_experts\": 16", "\"num_experts\": 1", &m, &e),
+    assert_int_equal(config_edited(JAMBA_FILE, "\"num_experts\": 16",
+                                   "\"num_experts\": 1", &m, &e),
                      KVB_OK);
     assert_int_equal(m.num_experts, 0);
     /* a Mamba1 pattern needs one channel per head */

@@ -13,55 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Parse `name` with the first `from` replaced by `to` (from NULL: as is). */
-static kvb_status parse(const char *name, const char *from, const char *to,
-                        kvb_model *m, kvb_error *e)
-{
-    size_t len = 0;
-    char *text = slurp(name, &len);
-    char *buf = text;
-    if (from) {
-        char *at = strstr(text, from);
-        assert_non_null(at);
-        size_t a = (size_t)(at - text), fl = strlen(from), tl = strlen(to);
-        buf = malloc(len - fl + tl + 1);
-        assert_non_null(buf);
-        memcpy(buf, text, a);
-        memcpy(buf + a, to, tl);
-        memcpy(buf + a + tl, at + fl, len - a - fl + 1);
-        len = len - fl + tl;
-        free(text);
-    }
-    kvb_quant q;
-    kvb_read_info info;
-    assert_int_equal(KVB_MODEL_INIT(m), KVB_OK);
-    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
-    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
-    assert_int_equal(kvb_error_init(e, sizeof *e), KVB_OK);
-    kvb_status st = kvb_config_parse(buf, len, m, &q, &info, e);
-    free(buf);
-    return st;
-}
-
-static kvb_model read_ok(const char *name)
-{
-    kvb_model m;
-    kvb_error e;
-    kvb_status st = parse(name, NULL, NULL, &m, &e);
-    if (st)
-        fail_msg("%s: %s %s: %s", name, kvb_status_name(st), e.field,
-                 e.message);
-    return m;
-}
-
-static uint64_t params(const kvb_model *m)
-{
-    uint64_t total = 0;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(kvb_model_param_count(m, &total, NULL, &e), KVB_OK);
-    return total;
-}
-
 static int add_params(void *ctx, const kvb__tdesc *t)
 {
     *(uint64_t *)ctx += t->experts * t->rows * t->cols;
@@ -117,7 +68,7 @@ static uint64_t mtp_by_hand(uint64_t layer, uint64_t h)
 static void test_read_glm_4_5(void **state)
 {
     (void)state;
-    kvb_model m = read_ok("configs/glm-4.5.json");
+    kvb_model m = config_ok("configs/glm-4.5.json");
     kvb_model p = preset_model("GLM-4.5");
     assert_int_equal(m.arch, KVB_ARCH_GLM4_MOE);
     assert_int_equal(m.flags, p.flags);
@@ -131,7 +82,7 @@ static void test_read_glm_4_5(void **state)
     assert_int_equal(m.tie_word_embeddings, 0);
     assert_int_equal(m.max_position_embeddings, 131072);
 
-    uint64_t served = params(&m);
+    uint64_t served = model_params(&m);
     assert_int_equal(served, 352797829024ull);
     uint64_t layer = moe_layer_by_hand(5120, 96, 8, 128, 1536, 160, 1);
     assert_int_equal(layer_params(&m, 91), layer);
@@ -141,11 +92,11 @@ static void test_read_glm_4_5(void **state)
     assert_int_equal(served + mtp + copies, 358337791296ull); /* GLM-4.5 */
     assert_int_equal(served + mtp, 356785898816ull);          /* GLM-4.6 */
 
-    kvb_model six = read_ok("configs/glm-4.6.json");
+    kvb_model six = config_ok("configs/glm-4.6.json");
     kvb_model p6 = preset_model("GLM-4.6");
     assert_int_equal(six.max_position_embeddings, 202752);
     assert_int_equal(p6.max_position_embeddings, 202752);
-    assert_int_equal(params(&six), served);
+    assert_int_equal(model_params(&six), served);
 }
 
 /* zai-org/GLM-4.5-Air: 46 layers, the first dense, no q/k norms.  HF
@@ -155,13 +106,13 @@ static void test_read_glm_4_5(void **state)
 static void test_read_glm_4_5_air(void **state)
 {
     (void)state;
-    kvb_model m = read_ok("configs/glm-4.5-air.json");
+    kvb_model m = config_ok("configs/glm-4.5-air.json");
     kvb_model p = preset_model("GLM-4.5-Air");
     assert_int_equal(m.arch, KVB_ARCH_GLM4_MOE);
     assert_int_equal(m.flags, p.flags);
     assert_int_equal(m.flags,
                      KVB_MODEL_ATTN_QKV_BIAS | KVB_MODEL_ROUTER_SCORE_BIAS);
-    uint64_t served = params(&m);
+    uint64_t served = model_params(&m);
     assert_int_equal(served, 106852251264ull);
     uint64_t layer = moe_layer_by_hand(4096, 96, 8, 128, 1408, 128, 0);
     assert_int_equal(layer_params(&m, 45), layer);
@@ -201,17 +152,20 @@ static void test_read_glm_options(void **state)
     (void)state;
     kvb_model m;
     kvb_error e;
-    assert_int_equal(parse("configs/glm-4.5.json", "\"attention_bias\": true",
-                           "\"attention_bias\": false", &m, &e),
+    assert_int_equal(config_edited("configs/glm-4.5.json",
+                                   "\"attention_bias\": true",
+                                   "\"attention_bias\": false", &m, &e),
                      KVB_OK);
     assert_int_equal(m.flags & KVB_MODEL_ATTN_QKV_BIAS, 0);
     assert_int_equal(m.flags & KVB_MODEL_ATTN_O_BIAS, 0);
-    assert_int_equal(parse("configs/glm-4.5.json", "\"use_qk_norm\": true",
-                           "\"use_qk_norm_x\": true", &m, &e),
+    assert_int_equal(config_edited("configs/glm-4.5.json",
+                                   "\"use_qk_norm\": true",
+                                   "\"use_qk_norm_x\": true", &m, &e),
                      KVB_OK);
     assert_int_equal(m.flags & KVB_MODEL_QK_NORM, 0);
-    assert_int_equal(parse("configs/glm-4.5.json", "\"use_qk_norm\": true",
-                           "\"use_qk_norm\": \"yes\"", &m, &e),
+    assert_int_equal(config_edited("configs/glm-4.5.json",
+                                   "\"use_qk_norm\": true",
+                                   "\"use_qk_norm\": \"yes\"", &m, &e),
                      KVB_EPARSE);
     assert_string_equal(e.field, "config.use_qk_norm");
 

@@ -10,55 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Parse `name` with the first `from` replaced by `to` (from NULL: as is). */
-static kvb_status parse(const char *name, const char *from, const char *to,
-                        kvb_model *m, kvb_error *e)
-{
-    size_t len = 0;
-    char *text = slurp(name, &len);
-    char *buf = text;
-    if (from) {
-        char *at = strstr(text, from);
-        assert_non_null(at);
-        size_t a = (size_t)(at - text), fl = strlen(from), tl = strlen(to);
-        buf = malloc(len - fl + tl + 1);
-        assert_non_null(buf);
-        memcpy(buf, text, a);
-        memcpy(buf + a, to, tl);
-        memcpy(buf + a + tl, at + fl, len - a - fl + 1);
-        len = len - fl + tl;
-        free(text);
-    }
-    kvb_quant q;
-    kvb_read_info info;
-    assert_int_equal(KVB_MODEL_INIT(m), KVB_OK);
-    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
-    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
-    assert_int_equal(kvb_error_init(e, sizeof *e), KVB_OK);
-    kvb_status st = kvb_config_parse(buf, len, m, &q, &info, e);
-    free(buf);
-    return st;
-}
-
-static kvb_model read_ok(const char *name)
-{
-    kvb_model m;
-    kvb_error e;
-    kvb_status st = parse(name, NULL, NULL, &m, &e);
-    if (st)
-        fail_msg("%s: %s %s: %s", name, kvb_status_name(st), e.field,
-                 e.message);
-    return m;
-}
-
-static uint64_t params(const kvb_model *m)
-{
-    uint64_t total = 0;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(kvb_model_param_count(m, &total, NULL, &e), KVB_OK);
-    return total;
-}
-
 /* Qwen/Qwen3-Next-80B-A3B-Instruct: full_attention_interval 4 gives
  * GGGA x 12; the linear_* keys are the Gated DeltaNet sizes.  The read
  * model is the preset row (written from the same file) field for field,
@@ -67,7 +18,7 @@ static uint64_t params(const kvb_model *m)
 static void test_read_hybrid_qwen3_next(void **state)
 {
     (void)state;
-    kvb_model m = read_ok("configs/qwen3-next-80b-a3b-instruct.json");
+    kvb_model m = config_ok("configs/qwen3-next-80b-a3b-instruct.json");
     kvb_model p = preset_model("Qwen3-Next-80B-A3B");
     assert_int_equal(m.arch, KVB_ARCH_QWEN3_NEXT);
     assert_string_equal(m.layer_pattern, p.layer_pattern);
@@ -80,7 +31,7 @@ static void test_read_hybrid_qwen3_next(void **state)
     assert_int_equal(m.num_shared_experts, 1);
     assert_int_equal(m.moe_layer_step, 0);
     assert_int_equal(m.sliding_window, 0);
-    assert_int_equal(params(&m), 79674391296ull);
+    assert_int_equal(model_params(&m), 79674391296ull);
 
     /* layer_types, when given, decides instead of the interval: here the
      * first layer made full attention, so 13 attention layers. */
@@ -90,8 +41,9 @@ static void test_read_hybrid_qwen3_next(void **state)
         strcat(types,
                i % 4 == 3 ? ", \"full_attention\"" : ", \"linear_attention\"");
     strcat(types, "], \"full_attention_interval\"");
-    assert_int_equal(parse("configs/qwen3-next-80b-a3b-instruct.json",
-                           "\"full_attention_interval\"", types, &m, &e),
+    assert_int_equal(config_edited("configs/qwen3-next-80b-a3b-instruct.json",
+                                   "\"full_attention_interval\"", types, &m,
+                                   &e),
                      KVB_OK);
     assert_int_equal(kvb__count_attn(&m, 0, 48), 13);
     assert_int_equal(m.layer_pattern[0], 'A');
@@ -106,7 +58,7 @@ static void test_read_hybrid_qwen3_next(void **state)
 static void test_read_hybrid_nemotron3(void **state)
 {
     (void)state;
-    kvb_model m = read_ok("configs/nemotron-3-nano-30b-a3b.json");
+    kvb_model m = config_ok("configs/nemotron-3-nano-30b-a3b.json");
     kvb_model p = preset_model("Nemotron-3-Nano-30B-A3B");
     assert_int_equal(m.arch, KVB_ARCH_NEMOTRON_H);
     assert_string_equal(m.layer_pattern, p.layer_pattern);
@@ -116,12 +68,13 @@ static void test_read_hybrid_nemotron3(void **state)
     assert_int_equal(m.ssm_num_heads, 64);
     assert_int_equal(m.ssm_n_groups, 8);
     assert_int_equal(m.ssm_state_dtype, KVB_DTYPE_AUTO);
-    assert_int_equal(params(&m), 31577940288ull); /* "31.6B total" */
+    assert_int_equal(model_params(&m), 31577940288ull); /* "31.6B total" */
 
     kvb_error e;
-    assert_int_equal(parse("configs/nemotron-3-nano-30b-a3b.json",
-                           "\"use_bias\": false",
-                           "\"mamba_ssm_cache_dtype\": \"float32\"", &m, &e),
+    assert_int_equal(config_edited("configs/nemotron-3-nano-30b-a3b.json",
+                                   "\"use_bias\": false",
+                                   "\"mamba_ssm_cache_dtype\": \"float32\"", &m,
+                                   &e),
                      KVB_OK);
     assert_int_equal(m.ssm_state_dtype, KVB_DTYPE_FP32);
 }
@@ -143,12 +96,12 @@ static void test_read_hybrid_nemotron3(void **state)
 static void test_read_hybrid_nemotron_nano_v2(void **state)
 {
     (void)state;
-    kvb_model m = read_ok("configs/nemotron-nano-9b-v2.json");
+    kvb_model m = config_ok("configs/nemotron-nano-9b-v2.json");
     kvb_model p = preset_model("Nemotron-Nano-9B-v2");
     assert_string_equal(m.layer_pattern, p.layer_pattern);
     assert_int_equal(m.flags, p.flags);
     assert_int_equal(m.max_position_embeddings, p.max_position_embeddings);
-    assert_int_equal(params(&p), params(&m));
+    assert_int_equal(model_params(&p), model_params(&m));
     assert_int_equal(kvb__count_kind(&m, 0, 56, 'M'), 27);
     assert_int_equal(kvb__count_attn(&m, 0, 56), 4);
     assert_int_equal(kvb__count_kind(&m, 0, 56, '-'), 25);
@@ -167,7 +120,7 @@ static void test_read_hybrid_nemotron_nano_v2(void **state)
     uint64_t attn = H + 5120 * H + 2 * 1024 * H + H * 5120;
     uint64_t mlp = H + 2 * 15680 * H;
     uint64_t want = 2 * 131072 * H + 27 * mamba + 4 * attn + 25 * mlp + H;
-    assert_int_equal(params(&m), want);
+    assert_int_equal(model_params(&m), want);
     assert_int_equal(want, 8888227328ull); /* the model card: "8.89B" */
 }
 
@@ -187,8 +140,8 @@ static void test_read_hybrid_block_names(void **state)
     }
     /* the pattern key renamed away, so the list is what is read */
     strcat(list, "], \"unused_pattern\"");
-    assert_int_equal(parse("configs/nemotron-3-nano-30b-a3b.json",
-                           "\"hybrid_override_pattern\"", list, &m, &e),
+    assert_int_equal(config_edited("configs/nemotron-3-nano-30b-a3b.json",
+                                   "\"hybrid_override_pattern\"", list, &m, &e),
                      KVB_OK);
     assert_string_equal(m.layer_pattern, p);
 }
@@ -264,7 +217,7 @@ static void test_read_hybrid_granite_h(void **state)
     assert_int_equal(m.num_shared_experts, 1);
     assert_int_equal(m.shared_expert_intermediate_size, 1536);
     assert_int_equal(m.moe_intermediate_size, 768);
-    assert_int_equal(params(&m), 32207337984ull);
+    assert_int_equal(model_params(&m), 32207337984ull);
     /* KV: 4 layers x 2 x 8 x 128 x 2 B = 16384 B per token; state (bf16):
      * conv (8192 + 2 x 128) x 3 x 2 = 50688 B + temporal 128 x 64 x 128 x
      * 2 = 2097152 B, in 36 layers: 77322240 B per request */
@@ -373,13 +326,13 @@ static void test_read_hybrid_qwen3_5_llama_cpp_log(void **state)
 
     /* attn_output_gate false: q_proj loses the gate's rows, 16 layers x
      * 24 x 256 x 5120 fewer parameters */
-    uint64_t with_gate = params(&m);
+    uint64_t with_gate = model_params(&m);
     char *at = strstr(json, "\"attn_output_gate\": true");
     memcpy(at, "\"attn_output_gate\": 0   ", 24);
     st = kvb_config_parse(json, strlen(json), &m, &q, &info, &e);
     if (st)
         fail_msg("%s: %s", e.field, e.message);
-    assert_int_equal(with_gate - params(&m), 16ull * 24 * 256 * 5120);
+    assert_int_equal(with_gate - model_params(&m), 16ull * 24 * 256 * 5120);
 }
 
 /* Recurrent families whose layers are not modelled are refused by name,
@@ -422,24 +375,28 @@ static void test_read_hybrid_refusals(void **state)
     kvb_model m;
     kvb_error e;
     const char *nano = "configs/nemotron-3-nano-30b-a3b.json";
-    assert_int_equal(
-        parse(nano, "\"use_bias\": false", "\"moe_latent_size\": 1024", &m, &e),
-        KVB_EUNSUPPORTED);
+    assert_int_equal(config_edited(nano, "\"use_bias\": false",
+                                   "\"moe_latent_size\": 1024", &m, &e),
+                     KVB_EUNSUPPORTED);
     assert_string_equal(e.field, "config.moe_latent_size");
-    assert_int_equal(parse(nano, "\"mamba_num_heads\"", "\"renamed\"", &m, &e),
-                     KVB_EPARSE);
+    assert_int_equal(
+        config_edited(nano, "\"mamba_num_heads\"", "\"renamed\"", &m, &e),
+        KVB_EPARSE);
     assert_string_equal(e.field, "config.mamba_num_heads");
-    assert_int_equal(parse(nano, "MEMEM*", "MEMEMX", &m, &e), KVB_EUNSUPPORTED);
-    assert_int_equal(parse(nano, "MEMEM*", "MEMEM", &m, &e), KVB_EPARSE);
-    assert_int_equal(parse(nano, "\"use_conv_bias\": true",
-                           "\"use_conv_bias\": false", &m, &e),
+    assert_int_equal(config_edited(nano, "MEMEM*", "MEMEMX", &m, &e),
+                     KVB_EUNSUPPORTED);
+    assert_int_equal(config_edited(nano, "MEMEM*", "MEMEM", &m, &e),
+                     KVB_EPARSE);
+    assert_int_equal(config_edited(nano, "\"use_conv_bias\": true",
+                                   "\"use_conv_bias\": false", &m, &e),
                      KVB_EUNSUPPORTED);
     const char *qn = "configs/qwen3-next-80b-a3b-instruct.json";
-    assert_int_equal(parse(qn, "\"linear_key_head_dim\"", "\"x\"", &m, &e),
-                     KVB_EPARSE);
+    assert_int_equal(
+        config_edited(qn, "\"linear_key_head_dim\"", "\"x\"", &m, &e),
+        KVB_EPARSE);
     assert_string_equal(e.field, "config.linear_key_head_dim");
-    assert_int_equal(parse(qn, "\"full_attention_interval\": 4",
-                           "\"full_attention_interval\": 0", &m, &e),
+    assert_int_equal(config_edited(qn, "\"full_attention_interval\": 4",
+                                   "\"full_attention_interval\": 0", &m, &e),
                      KVB_EPARSE);
 }
 

@@ -61,6 +61,59 @@ static inline char *slurp(const char *name, size_t *len)
     return buf;
 }
 
+/* tests/data/<name> (a config.json) with the first `from` replaced by `to`
+ * (from NULL: as is), through kvb_config_parse. */
+static inline kvb_status config_edited(const char *name, const char *from,
+                                       const char *to, kvb_model *m,
+                                       kvb_error *e)
+{
+    size_t len = 0;
+    char *buf = slurp(name, &len);
+    if (from) {
+        char *at = strstr(buf, from);
+        assert_non_null(at);
+        size_t a = (size_t)(at - buf), fl = strlen(from), tl = strlen(to);
+        char *edited = malloc(len - fl + tl + 1);
+        assert_non_null(edited);
+        memcpy(edited, buf, a);
+        memcpy(edited + a, to, tl);
+        memcpy(edited + a + tl, at + fl, len - a - fl + 1);
+        len = len - fl + tl;
+        free(buf);
+        buf = edited;
+    }
+    kvb_quant q;
+    kvb_read_info info;
+    assert_int_equal(KVB_MODEL_INIT(m), KVB_OK);
+    assert_int_equal(KVB_QUANT_INIT(&q), KVB_OK);
+    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
+    assert_int_equal(kvb_error_init(e, sizeof *e), KVB_OK);
+    kvb_status st = kvb_config_parse(buf, len, m, &q, &info, e);
+    free(buf);
+    return st;
+}
+
+/* tests/data/<name> read as it is; fails the test when it is refused. */
+static inline kvb_model config_ok(const char *name)
+{
+    kvb_model m;
+    kvb_error e;
+    kvb_status st = config_edited(name, NULL, NULL, &m, &e);
+    if (st)
+        fail_msg("%s: %s %s: %s", name, kvb_status_name(st), e.field,
+                 e.message);
+    return m;
+}
+
+/* A model's stored parameters (kvb_model_param_count). */
+static inline uint64_t model_params(const kvb_model *m)
+{
+    uint64_t total = 0;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(kvb_model_param_count(m, &total, NULL, &e), KVB_OK);
+    return total;
+}
+
 /* A preset model; fails the test when it does not exist. */
 static inline kvb_model preset_model(const char *name)
 {

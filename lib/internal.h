@@ -653,6 +653,9 @@ struct kvb__engine {
      * check hook refuses the releases it does not model.  false: such a
      * model is refused by name for this engine (plan.c). */
     bool recurrent;
+    /* Plans models with DeepSeek-V3.2's sparse-attention indexer (its key
+     * cache in the KV bytes per token); false: refused by name (plan.c). */
+    bool sparse_indexer;
 };
 
 /* e->remedy(kind, quant), or NULL when e or its hook is NULL. */

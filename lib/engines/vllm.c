@@ -1615,6 +1615,30 @@ static kvb_status hybrid_check(const kvb__engine_in *in, kvb_error *err)
     return KVB_OK;
 }
 
+/*
+ * DeepSeek-V3.2's sparse-attention indexer keeps its own key cache per
+ * token and layer, modelled as vLLM sizes it (DeepseekV32IndexerCache,
+ * vLLM 0.11.0 and later) next to a 16-bit MLA latent.  vLLM's FP8 MLA
+ * layout for this model (fp8_ds_mla: 512 FP8 values, four FP32 scales and
+ * the 64 rope values in 16 bits) is not modelled, so it is refused.
+ */
+static kvb_status indexer_check(const kvb__engine_in *in, kvb_error *err)
+{
+    if (!in->model->index_n_heads)
+        return KVB_OK;
+    if (in->version && in->version < 1100u)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine_version",
+                         "vLLM before 0.11.0 has no DeepSeek-V3.2 sparse "
+                         "attention (DeepseekV32IndexerCache); allowed: "
+                         "0.11.0 or later");
+    if (kvb__dtype_bytes(kvb__kv_dtype(in->model, in->quant)) < 2)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "quant.kv_cache_dtype",
+                         "an FP8 KV cache with a sparse-attention indexer "
+                         "is vLLM's fp8_ds_mla layout, which is not "
+                         "modelled; allowed: kv_cache_dtype auto (16-bit)");
+    return KVB_OK;
+}
+
 static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
 {
     bool raised = kvb__has_recurrent(in->model) && hybrid_modelled(in) &&
@@ -1632,7 +1656,7 @@ static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
                          "serving.accounting (%s) is not one of vLLM's; "
                          "allowed: -1, vllm-v0, vllm-v1, vllm-v1-0.21",
                          kvb_accounting_name(a) ? kvb_accounting_name(a) : "?");
-    return KVB_OK;
+    return indexer_check(in, err);
 }
 
 static void vllm_defaults(kvb__engine_in *in)
@@ -2028,5 +2052,6 @@ const kvb__engine kvb__engine_vllm = {
     .underscores = true,
     .abbrev = true, /* FlexibleArgumentParser keeps argparse's default */
     .positional_model = true,
-    .recurrent = true, /* hybrid_check refuses the releases not modelled */
+    .recurrent = true,      /* hybrid_check refuses the releases not modelled */
+    .sparse_indexer = true, /* indexer_check refuses what is not modelled */
 };

@@ -481,38 +481,6 @@ static void plan_clear(kvb_plan *p, bool with_message)
         p->message[0] = '\0';
 }
 
-/*
- * DeepSeek-V3.2's sparse-attention indexer keeps its own key cache per
- * token and layer.  It is modelled as vLLM sizes it (DeepseekV32IndexerCache,
- * vLLM 0.11.0 and later) next to a 16-bit MLA latent.  Elsewhere it is
- * refused by name rather than planned as DeepSeek-V3: other engines'
- * indexer pools, and vLLM's FP8 MLA layout for this model (fp8_ds_mla:
- * 512 FP8 values, four FP32 scales and the 64 rope values in 16 bits),
- * are not modelled.
- */
-static kvb_status indexer_supported(const kvb__engine_in *in, kvb_error *err)
-{
-    const char *name = kvb_arch_name(in->model->arch);
-    if (in->s.engine != KVB_ENGINE_VLLM)
-        return kvb__fail(err, KVB_EUNSUPPORTED, "model.index_n_heads",
-                         "planning a model with a sparse-attention indexer "
-                         "(%s, index_n_heads %u) on %s is not modelled: its "
-                         "indexer key cache is sized for vLLM only; "
-                         "allowed: vLLM 0.11.0 or later",
-                         name, in->model->index_n_heads, in->engine->display);
-    if (in->version && in->version < 1100u)
-        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine_version",
-                         "vLLM before 0.11.0 has no DeepSeek-V3.2 sparse "
-                         "attention (DeepseekV32IndexerCache); allowed: "
-                         "0.11.0 or later");
-    if (kvb__dtype_bytes(kvb__kv_dtype(in->model, in->quant)) < 2)
-        return kvb__fail(err, KVB_EUNSUPPORTED, "quant.kv_cache_dtype",
-                         "an FP8 KV cache with a sparse-attention indexer "
-                         "is vLLM's fp8_ds_mla layout, which is not "
-                         "modelled; allowed: kv_cache_dtype auto (16-bit)");
-    return KVB_OK;
-}
-
 kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
                           kvb_plan *p, bool with_message, kvb_error *err)
 {
@@ -536,10 +504,18 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
                          "SGLang 0.5.2 or later",
                          kvb_arch_name(in->model->arch), e->display,
                          e->display);
+    /* DeepSeek-V3.2's indexer key cache: only an engine that sizes it
+     * plans such a model; its check hook refuses what it does not model. */
+    if (in->model->index_n_heads && !e->sparse_indexer)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.index_n_heads",
+                         "planning a model with a sparse-attention indexer "
+                         "(%s, index_n_heads %u) on %s is not modelled: its "
+                         "indexer key cache is sized for vLLM only; "
+                         "allowed: vLLM 0.11.0 or later",
+                         kvb_arch_name(in->model->arch),
+                         in->model->index_n_heads, e->display);
     e->defaults(in);
     kvb_status st = e->check ? e->check(in, err) : KVB_OK;
-    if (!st && in->model->index_n_heads)
-        st = indexer_supported(in, err);
     if (st)
         return st;
     plan_settings(in, p);

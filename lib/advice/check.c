@@ -1699,7 +1699,6 @@ static void evaluate(ctx *x, const site *st)
         bool cpu = strstr(img.repo, "cpu") != NULL;
         for (size_t i = 0; i < e->w.n; i++)
             cpu |= strstr(e->w.w[i], "--device=cpu") != NULL;
-        e->line = e->line;
         if (cpu || e->engine == KVB_ENGINE_OLLAMA ||
             e->engine == KVB_ENGINE_LLAMA_CPP) {
             e->verdict = "unknown";

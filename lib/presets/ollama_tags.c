@@ -11,7 +11,10 @@
  * Ollama's library publishes most models since mid-2024 as Q4_K_M; some
  * older ones as Q4_0 and the small Llama 3.2 1B as Q8_0; gpt-oss keeps
  * its MXFP4 experts.  Each default below is the one whose computed file
- * size equals the size the library page lists for the tag (GB, decimal):
+ * size equals the size the library page lists for the tag (GB, decimal;
+ * the sizes as ollama.com/library showed them, written down from the
+ * pages rather than fetched by a test; llama3.1:8b's 4.9 GB Q4_K_M
+ * default is also what devtoolkit.sh/examples/llama/quantization quotes):
  * llama3.1:8b 4.9, :70b 43, :405b 243; llama3.2:1b 1.3 (Q8_0), :3b 2.0;
  * llama3.3:70b 43; qwen2.5:0.5b 0.398, :7b 4.7, :14b 9.0, :32b 20,
  * :72b 47; qwen3:4b 2.6, :8b 5.2, :14b 9.3, :32b 20, :30b 19, :235b 142;

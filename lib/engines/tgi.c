@@ -279,8 +279,12 @@ static uint64_t tgi_activation(const kvb__engine_in *in, uint32_t stage)
         return peak;
     /* Before 3.0 the warm-up asked for prefill logprobs (prefill_logprobs:
      * true in router/client/src/client.rs), so the head ran over every
-     * prefill token: the rank's logits, the gathered logits and their
-     * log_softmax, in the model dtype (PR #2797 turned it off). */
+     * prefill token, in the model dtype (PR #2797 turned it off).  Three
+     * copies are counted: the rank's logits, the gathered ones and their
+     * log_softmax.  With one shard TensorParallelHead does not gather, so
+     * TGI 2.2.0's source shows two, yet its logs (tgi-log-011, -013) imply
+     * about four; the missing reserve is an open question
+     * (docs/engines/tgi.md), and no count is fitted to those logs. */
     const kvb_model *m = in->model;
     uint64_t t = in->s.max_num_batched_tokens, v = m->vocab_size;
     uint64_t b = kvb__dtype_bytes(kvb__act_dtype(m, in->quant));

@@ -656,6 +656,15 @@ struct kvb__engine {
     /* Plans models with DeepSeek-V3.2's sparse-attention indexer (its key
      * cache in the KV bytes per token); false: refused by name (plan.c). */
     bool sparse_indexer;
+    /* The first release that plans each of the two above ("0.10.2"); NULL:
+     * every release.  Refusals list the engines from these fields, so a
+     * new engine appears in them by its own table. */
+    const char *recurrent_since;
+    const char *sparse_indexer_since;
+    /* Serves from the CPU alone when no GPU is given (llama.cpp, Ollama):
+     * a pod without nvidia.com/gpu then runs, unplanned, rather than
+     * failing (advice/check.c). */
+    bool runs_on_cpu;
 };
 
 /* e->remedy(kind, quant), or NULL when e or its hook is NULL. */
@@ -707,6 +716,10 @@ bool kvb__log_bytes(double v, double unit, uint64_t *out);
 
 /* The engines, in kvb_engine order; NULL for an unknown id. */
 const kvb__engine *kvb__engine_get(int32_t id);
+/* "vLLM 0.10.2 or later, SGLang 0.5.2 or later, llama.cpp": the engines
+ * whose table plans recurrent layers (sparse_indexer false) or the sparse
+ * indexer (true), in kvb_engine order; "none" when no engine does. */
+void kvb__engines_planning(bool sparse_indexer, char *buf, size_t cap);
 /* "vllm@0.8.3", "vllm-v0@0.8.3", "sglang", "llama.cpp@b6123": the engine,
  * its packed version (0 newest) and the accounting a variant name forces
  * (-1 none; accounting may be NULL). */

@@ -1699,8 +1699,8 @@ static void evaluate(ctx *x, const site *st)
         bool cpu = strstr(img.repo, "cpu") != NULL;
         for (size_t i = 0; i < e->w.n; i++)
             cpu |= strstr(e->w.w[i], "--device=cpu") != NULL;
-        if (cpu || e->engine == KVB_ENGINE_OLLAMA ||
-            e->engine == KVB_ENGINE_LLAMA_CPP) {
+        const kvb__engine *eng = kvb__engine_get(e->engine);
+        if (cpu || (eng && eng->runs_on_cpu)) {
             e->verdict = "unknown";
             reason(e, "the pod asks for no nvidia.com/gpu: it runs on the CPU, "
                       "which kvbudget does not plan");

@@ -1340,5 +1340,6 @@ const kvb__engine kvb__engine_llama_cpp = {
     .underscores = false,
     .positional_model = false,
     .log_line = kvb__llama_log_line,
-    .recurrent = true, /* llama_memory_recurrent: in kvb__ggml_kv */
+    .recurrent = true,   /* llama_memory_recurrent: in kvb__ggml_kv */
+    .runs_on_cpu = true, /* -ngl 0: every layer on the CPU backend */
 };

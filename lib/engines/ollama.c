@@ -572,6 +572,7 @@ const kvb__engine kvb__engine_ollama = {
     .id = KVB_ENGINE_OLLAMA,
     .name = "ollama",
     .display = "Ollama",
+    .runs_on_cpu = true, /* no GPU found: the CPU runner */
     .accounting = ollama_accounting,
     .defaults = ollama_defaults,
     .parallelism_bad = kvb__llama_parallelism_bad,

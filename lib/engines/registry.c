@@ -26,6 +26,27 @@ const kvb__engine *kvb__engine_get(int32_t id)
     return engines[id];
 }
 
+void kvb__engines_planning(bool sparse_indexer, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int32_t id = 0; id < KVB_ENGINE_LAST_; id++) {
+        const kvb__engine *e = engines[id];
+        if (!e || !(sparse_indexer ? e->sparse_indexer : e->recurrent))
+            continue;
+        const char *since =
+            sparse_indexer ? e->sparse_indexer_since : e->recurrent_since;
+        int n = snprintf(buf + used, cap - used, "%s%s%s%s%s", used ? ", " : "",
+                         e->display, since ? " " : "", since ? since : "",
+                         since ? " or later" : "");
+        if (n < 0 || (size_t)n >= cap - used)
+            return; /* truncated at a name: the text stays a list */
+        used += (size_t)n;
+    }
+    if (!used)
+        snprintf(buf, cap, "none");
+}
+
 /* Names of every kvb_engine, also of one this build does not plan for. */
 const char *kvb_engine_name(int engine)
 {

@@ -1216,5 +1216,6 @@ const kvb__engine kvb__engine_sglang = {
     .abbrev = true, /* server_args.py: a plain argparse.ArgumentParser */
     .positional_model = false,
     .log_line = sglang_log_line,
-    .recurrent = true, /* the mamba pool (handle_max_mamba_cache) */
+    .recurrent = true,          /* the mamba pool (handle_max_mamba_cache) */
+    .recurrent_since = "0.5.2", /* MAMBA_GDN_SINCE; Mamba2 from 0.5.4 */
 };

@@ -2052,6 +2052,8 @@ const kvb__engine kvb__engine_vllm = {
     .underscores = true,
     .abbrev = true, /* FlexibleArgumentParser keeps argparse's default */
     .positional_model = true,
-    .recurrent = true,      /* hybrid_check refuses the releases not modelled */
+    .recurrent = true, /* hybrid_check refuses the releases not modelled */
+    .recurrent_since = "0.10.2",
     .sparse_indexer = true, /* indexer_check refuses what is not modelled */
+    .sparse_indexer_since = "0.11.0",
 };

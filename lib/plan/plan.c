@@ -495,25 +495,29 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
     /* An engine whose recurrent-state pool is not modelled (Ollama's
      * estimator, TensorRT-LLM, TGI) would plan such a model as
      * attention only: confidently wrong, so it is refused. */
-    if (kvb__has_recurrent(in->model) && !e->recurrent)
+    char allowed[160];
+    if (kvb__has_recurrent(in->model) && !e->recurrent) {
+        kvb__engines_planning(false, allowed, sizeof allowed);
         return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
                          "planning a hybrid with recurrent layers (%s) on %s "
                          "is not modelled yet: weights, KV per token and the "
                          "state per request are computed, %s's state pool "
-                         "is not; allowed: llama.cpp, vLLM 0.10.2 or later, "
-                         "SGLang 0.5.2 or later",
-                         kvb_arch_name(in->model->arch), e->display,
-                         e->display);
+                         "is not; allowed: %s",
+                         kvb_arch_name(in->model->arch), e->display, e->display,
+                         allowed);
+    }
     /* DeepSeek-V3.2's indexer key cache: only an engine that sizes it
      * plans such a model; its check hook refuses what it does not model. */
-    if (in->model->index_n_heads && !e->sparse_indexer)
+    if (in->model->index_n_heads && !e->sparse_indexer) {
+        kvb__engines_planning(true, allowed, sizeof allowed);
         return kvb__fail(err, KVB_EUNSUPPORTED, "model.index_n_heads",
                          "planning a model with a sparse-attention indexer "
                          "(%s, index_n_heads %u) on %s is not modelled: its "
-                         "indexer key cache is sized for vLLM only; "
-                         "allowed: vLLM 0.11.0 or later",
+                         "indexer key cache is sized by other engines only; "
+                         "allowed: %s",
                          kvb_arch_name(in->model->arch),
-                         in->model->index_n_heads, e->display);
+                         in->model->index_n_heads, e->display, allowed);
+    }
     e->defaults(in);
     kvb_status st = e->check ? e->check(in, err) : KVB_OK;
     if (st)

@@ -565,6 +565,20 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
         kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
         mine = true;
     }
+    /* the 2024 runtime's "Max tokens in paged KV cache: 128. Allocating
+     * 16777216 bytes." (janhq/cortex.cpp#981, a TensorRT-LLM engine) */
+    if ((p = kvb__log_after(line, n, "Max tokens in paged KV cache: ")) &&
+        number(p, end, &v)) {
+        f->max_total_tokens = f->kv_cache_tokens = (uint64_t)v;
+        kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+        const char *q = kvb__log_after(line, n, "Allocating ");
+        if (q && kvb__log_after(line, n, " bytes") && number(q, end, &v)) {
+            f->kv_cache_bytes = (int64_t)v;
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+        }
+        mine = true;
+    }
     if ((p = kvb__log_after(line, n, "[TensorRT-LLM][INFO] Allocate ")) &&
         kvb__log_after(line, n, "bytes for k/v cache") && number(p, end, &v)) {
         f->kv_cache_bytes = (int64_t)v;

@@ -351,6 +351,16 @@ static void test_trtllm_log(void **state)
     assert_int_equal(f.max_total_tokens, 132608);
     assert_int_equal(f.kv_cache_bytes, 69524783104ll);
 
+    /* janhq/cortex.cpp#981 (a 2024 engine on an RTX 4070): 128 tokens x
+     * 128 KiB (Mistral-7B, 32 x 8 x 128 x 2 x 2 B) = 16777216 bytes */
+    const char *mid = "[TensorRT-LLM][INFO] Max tokens in paged KV cache: "
+                      "128. Allocating 16777216 bytes.\n";
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(mid, strlen(mid), &f, &e), KVB_OK);
+    assert_int_equal(f.engine, KVB_ENGINE_TRTLLM);
+    assert_int_equal(f.max_total_tokens, 128);
+    assert_int_equal(f.kv_cache_bytes, 16777216ll);
+
     /* trtllm-log-005 (#5872): the PyTorch backend's OOM table */
     const char *oom = "[TRT-LLM] [RANK 1] [E] Failed to initialize executor "
                       "on rank 1: Executor creation failed due to "

@@ -95,7 +95,10 @@ static kvb_status trt_check(const kvb__engine_in *in, kvb_error *err)
 
 /*
  * Defaults: KvCacheConfig.free_gpu_memory_fraction 0.9 (llmapi/llm_args.py;
- * kDefaultGpuMemFraction in the executor); BuildConfig max_batch_size 2048
+ * kDefaultGpuMemFraction in the executor) from 0.8; 0.85 before it
+ * (tensorrtllm_backend v0.5.0 inflight_batcher_llm/src/libtensorrtllm.cc
+ * and v0.7.0 model_instance_state.cc: "will use default value of 0.85";
+ * its v0.8.0 README: "default=0.9"); BuildConfig max_batch_size 2048
  * and max_num_tokens 8192 (builder.py, llm_args.py), max_seq_len the
  * model's max_position_embeddings.  tokens_per_block: 32 in the LLM API
  * and the PyTorch backend (KvCacheConfig.tokens_per_block); the engine
@@ -106,7 +109,7 @@ static void trt_defaults(kvb__engine_in *in)
 {
     kvb_serving *s = &in->s;
     if (s->gpu_memory_utilization == 0.0)
-        s->gpu_memory_utilization = 0.9;
+        s->gpu_memory_utilization = since(in, V(0, 8, 0)) ? 0.9 : 0.85;
     if (!s->block_size)
         s->block_size = engine_path(in) && !since(in, V(0, 16, 0)) ? 64 : 32;
     if (!s->max_model_len)
@@ -206,7 +209,17 @@ static uint64_t kv_bytes(const kvb__engine_in *in, uint64_t available)
     return (uint64_t)floor((double)available * in->s.gpu_memory_utilization);
 }
 
-/* ceilDiv in the C++ manager, floor in the PyTorch backend's. */
+/*
+ * ceilDiv in the C++ manager (kvCacheManager.cpp calculateMaxNumBlocks).
+ * The PyTorch backend first takes max_tokens = bytes // bytes per token
+ * (_util.py), then blocks_in_primary_pool = math.ceil(max_tokens /
+ * tokens_per_block) in KVCacheManager.calculate_max_num_blocks of the 0.x
+ * and 1.0/1.1 lines (resource_manager.py; the 1.1.0rc3 log of
+ * trtllm-log-014 rounds 86711 tokens up to 86720), and int(max_tokens //
+ * tokens_per_block) in the later files that allreduce through
+ * Distributed.get(mapping); the switch is placed at 1.2 (inferred from the
+ * stored source versions, not a tagged diff).  The two differ by one block.
+ */
 static uint64_t trt_num_blocks(const kvb__engine_in *in,
                                const kvb__kv_stage *ks, uint64_t available)
 {
@@ -217,7 +230,12 @@ static uint64_t trt_num_blocks(const kvb__engine_in *in,
     if (engine_path(in))
         return kvb__cdiv(kv, bb);
     uint64_t per_token = bb / in->s.block_size;
-    return per_token ? kv / per_token / in->s.block_size : 0;
+    if (!per_token)
+        return 0;
+    uint64_t tokens = kv / per_token;
+    if (!since(in, V(1, 2, 0)))
+        return kvb__cdiv(tokens, in->s.block_size);
+    return tokens / in->s.block_size;
 }
 
 static void trt_finish(const kvb__engine_in *in, kvb_plan *p,
@@ -545,6 +563,20 @@ static bool trt_log_line(kvb_log_facts *f, const char *line, size_t n)
         f->max_total_tokens = f->kv_cache_tokens = (uint64_t)v;
         kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
         kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+        mine = true;
+    }
+    /* the 2024 runtime's "Max tokens in paged KV cache: 128. Allocating
+     * 16777216 bytes." (janhq/cortex.cpp#981, a TensorRT-LLM engine) */
+    if ((p = kvb__log_after(line, n, "Max tokens in paged KV cache: ")) &&
+        number(p, end, &v)) {
+        f->max_total_tokens = f->kv_cache_tokens = (uint64_t)v;
+        kvb__log_set(f, KVB_LOG_BIT_MAX_TOTAL_TOKENS);
+        kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_TOKENS);
+        const char *q = kvb__log_after(line, n, "Allocating ");
+        if (q && kvb__log_after(line, n, " bytes") && number(q, end, &v)) {
+            f->kv_cache_bytes = (int64_t)v;
+            kvb__log_set(f, KVB_LOG_BIT_KV_CACHE_BYTES);
+        }
         mine = true;
     }
     if ((p = kvb__log_after(line, n, "[TensorRT-LLM][INFO] Allocate ")) &&

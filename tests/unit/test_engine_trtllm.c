@@ -23,6 +23,7 @@ typedef struct record {
     uint64_t mnt, msl;  /* max_num_tokens, max_seq_len; 0: default */
     uint64_t logged;    /* tokens in paged KV cache, as logged */
     double tolerance;   /* allowed |error| */
+    uint32_t tp;        /* tp_size; 0: 1 */
 } record;
 
 static double plan_error(const record *r, kvb_plan *p)
@@ -36,7 +37,9 @@ static double plan_error(const record *r, kvb_plan *p)
     assert_int_equal(kvb_preset_gpu_find(r->gpu, &g, &e), KVB_OK);
     if (r->total)
         g.total_bytes = r->total;
+    g.count = r->tp ? r->tp : 1;
     kvb_serving s = serving_default();
+    s.tensor_parallel_size = r->tp ? r->tp : 1;
     assert_int_equal(
         kvb_engine_parse(r->engine, &s.engine, &s.engine_version, &e), KVB_OK);
     s.backend = r->backend;
@@ -65,10 +68,16 @@ static int cmp(const void *a, const void *b)
  * trtllm-log-004 (#1400, 0.8, A100-80GB, max_batch_size 1, max_num_tokens
  * 4096, Llama-2-7B shape inferred from 512 KiB/token, SmoothQuant int8
  * planned as 8-bit weights): 132608 tokens.
+ * trtllm-log-012 (tensorrtllm_backend docs/multimodal.md, llava-1.5-7b
+ * = a Llama-2-7B LLM, fp16, TP 2, "total: 93.10 GiB", max_batch_size 8,
+ * max_seq_len 2560, default max_num_tokens 8192, fraction 0.9, 32 a
+ * block): 315488 tokens.
  * trtllm-log-003 (#224, about 0.5, A10, fraction 0.95, tokens_per_block
- * 16, max_batch_size 25, build.py max_input_len 1024 -> max_num_tokens
- * 25600): 10718 tokens; a known miss of the 2023 runtime (+25%), kept
- * out of the median's 5% but bounded, see docs/engines/trtllm.md.
+ * 16, max_batch_size 25, max_output_len 4096; build.py's default
+ * max_input_len 2048 and no max_num_tokens -> the engine's num_tokens
+ * range tops at max_input_len x max_batch_size = 51200): 10718 tokens; a
+ * known miss (-14%) of the 2023 batch manager, whose source was not
+ * published (a static library), see docs/engines/trtllm.md.
  */
 static void test_trtllm_records(void **state)
 {
@@ -76,11 +85,15 @@ static void test_trtllm_records(void **state)
     static const record recs[] = {
         {"trtllm-log-001", "Llama-3.1-8B", KVB_QUANT_FP8, KVB_DTYPE_FP8,
          "RTX-5090", 34187939676ull, "trtllm@0.19.0", 1, 0.9, 32, 2048, 1024,
-         2048, 263008, 0.05},
+         2048, 263008, 0.05, 1},
         {"trtllm-log-004", "Llama-2-7B", KVB_QUANT_FP8, KVB_DTYPE_FP16,
-         "A100-80GB", 0, "trtllm@0.8.0", 1, 0, 0, 1, 4096, 4096, 132608, 0.05},
+         "A100-80GB", 0, "trtllm@0.8.0", 1, 0, 0, 1, 4096, 4096, 132608, 0.05,
+         1},
+        {"trtllm-log-012", "Llama-2-7B", KVB_QUANT_FP16, KVB_DTYPE_AUTO,
+         "H100-NVL", 99965363814ull, "trtllm@0.18.0", 1, 0.9, 32, 8, 8192, 2560,
+         315488, 0.05, 2},
         {"trtllm-log-003", "Llama-2-7B", KVB_QUANT_FP16, KVB_DTYPE_AUTO, "A10",
-         0, "trtllm@0.5.0", 1, 0.95, 16, 25, 25600, 4096, 10718, 0.30},
+         0, "trtllm@0.5.0", 1, 0.95, 16, 25, 51200, 4096, 10718, 0.15, 1},
     };
     double errs[KVB__ARRAY_LEN(recs)];
     for (size_t i = 0; i < KVB__ARRAY_LEN(recs); i++) {
@@ -146,11 +159,57 @@ static void test_trtllm_block_math(void **state)
     kvb__kv_stage_make(&m, &q, 1, 0, 32, 64, false, &ks);
     avail = (uint64_t)llround(21.89 * (double)GIB);
     assert_int_equal(kvb__engine_trtllm.num_blocks(&in, &ks, avail), 631);
-    /* the PyTorch backend floors (resource_manager.py) */
+    /* the PyTorch backend floors (resource_manager.py, 1.2 on) */
     in.s.backend = 0;
     in.accounting = kvb__engine_trtllm.accounting(&in);
     assert_int_equal(in.accounting, KVB_ACCOUNTING_TRTLLM_PYTORCH);
     assert_int_equal(kvb__engine_trtllm.num_blocks(&in, &ks, avail), 630);
+    /* and rounded up before: trtllm-log-014 (1.1.0rc3, gpt-oss-120b,
+     * 72 KiB a token, 32 a block) logs "available KV cache memory ...
+     * 5.95 GiB" -> max_tokens 86711 -> "Allocated 5.95 GiB for max tokens
+     * in paged KV cache (86720)" = ceil(86711 / 32) = 2710 blocks */
+    in.version = 10100;
+    m.num_hidden_layers = 36;
+    m.num_key_value_heads = 8;
+    m.head_dim = 64;
+    q.kv_cache_dtype = KVB_DTYPE_FP16;
+    in.s.block_size = 32;
+    in.s.gpu_memory_utilization = 0.9;
+    kvb__kv_stage_make(&m, &q, 1, 0, 36, 32, false, &ks);
+    /* bytes whose 0.9 share is 86711 tokens and 40 KiB of the next */
+    avail = (uint64_t)ceil((86711.0 * 73728 + 40960) / 0.9);
+    assert_int_equal(kvb__engine_trtllm.num_blocks(&in, &ks, avail), 2710);
+    in.version = 0;
+    assert_int_equal(kvb__engine_trtllm.num_blocks(&in, &ks, avail), 2709);
+}
+
+/* The fraction's default by release: 0.85 in the 0.5-0.7 C++ runtime
+ * (tensorrtllm_backend v0.5.0 libtensorrtllm.cc, v0.7.0
+ * model_instance_state.cc: "will use default value of 0.85"), 0.9 from
+ * 0.8 (its README: "default=0.9"; KvCacheConfig.kDefaultGpuMemFraction). */
+static void test_trtllm_fraction_default(void **state)
+{
+    (void)state;
+    kvb_model m = tiny_llama();
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_gpu g = gpu_of(32 * GIB, 1);
+    kvb__engine_in in;
+    memset(&in, 0, sizeof in);
+    in.model = &m;
+    in.quant = &q;
+    in.gpu = &g;
+    in.s = serving_default();
+    in.s.engine = KVB_ENGINE_TRTLLM;
+    in.engine = &kvb__engine_trtllm;
+    in.version = 700;
+    in.accounting = kvb__engine_trtllm.accounting(&in);
+    assert_int_equal(in.accounting, KVB_ACCOUNTING_TRTLLM_ENGINE);
+    kvb__engine_trtllm.defaults(&in);
+    assert_true(in.s.gpu_memory_utilization == 0.85);
+    in.s = serving_default();
+    in.version = 800;
+    kvb__engine_trtllm.defaults(&in);
+    assert_true(in.s.gpu_memory_utilization == 0.9);
 }
 
 /* ceil(H_kv / TP): TP 8 over 4 KV heads plans (vLLM would too, but
@@ -291,6 +350,16 @@ static void test_trtllm_log(void **state)
     assert_int_equal(f.engine, KVB_ENGINE_TRTLLM);
     assert_int_equal(f.max_total_tokens, 132608);
     assert_int_equal(f.kv_cache_bytes, 69524783104ll);
+
+    /* janhq/cortex.cpp#981 (a 2024 engine on an RTX 4070): 128 tokens x
+     * 128 KiB (Mistral-7B, 32 x 8 x 128 x 2 x 2 B) = 16777216 bytes */
+    const char *mid = "[TensorRT-LLM][INFO] Max tokens in paged KV cache: "
+                      "128. Allocating 16777216 bytes.\n";
+    assert_int_equal(KVB_LOG_FACTS_INIT(&f), KVB_OK);
+    assert_int_equal(kvb_log_parse(mid, strlen(mid), &f, &e), KVB_OK);
+    assert_int_equal(f.engine, KVB_ENGINE_TRTLLM);
+    assert_int_equal(f.max_total_tokens, 128);
+    assert_int_equal(f.kv_cache_bytes, 16777216ll);
 
     /* trtllm-log-005 (#5872): the PyTorch backend's OOM table */
     const char *oom = "[TRT-LLM] [RANK 1] [E] Failed to initialize executor "
@@ -491,6 +560,7 @@ static void test_trtllm_versions(void **state)
 
 KVB_TESTS(cmocka_unit_test(test_trtllm_records),
           cmocka_unit_test(test_trtllm_block_math),
+          cmocka_unit_test(test_trtllm_fraction_default),
           cmocka_unit_test(test_trtllm_parallelism),
           cmocka_unit_test(test_trtllm_cmdline),
           cmocka_unit_test(test_trtllm_log),

@@ -293,6 +293,8 @@ static uint64_t warmup_requests(const kvb__engine_in *in)
  * From 3.0 the server drops prefill_logprobs unless
  * --enable-prefill-logprobs (flash_causal_lm.py from_pb, REQUEST_LOGPROBS,
  * PR #2797): only one logit row per request, in the forward's peak.
+ * `live`: what is alive at the log_softmax, without the rank's copy that
+ * TensorParallelHead.forward has already freed to the cache.
  */
 static uint64_t warmup_logits(const kvb__engine_in *in, bool live)
 {
@@ -308,6 +310,16 @@ static uint64_t warmup_logits(const kvb__engine_in *in, bool live)
     return since(in, V(2, 4, 0)) ? row : 2 * row;
 }
 
+/* The forward's activation peak over the warm-up batch (a torch
+ * process's, engines/torch_process.c). */
+static uint64_t forward_peak(const kvb__engine_in *in, uint32_t stage)
+{
+    kvb__engine_in x = *in;
+    x.s.max_num_seqs =
+        (uint32_t)kvb__min(warmup_requests(in), in->s.max_num_batched_tokens);
+    return kvb__torch_activation(&x, stage);
+}
+
 /*
  * What the warm-up's prefill leaves reserved.  TGI reads
  * torch.cuda.mem_get_info right after generate_token with no
@@ -321,14 +333,6 @@ static uint64_t warmup_logits(const kvb__engine_in *in, bool live)
  * (CUDACachingAllocator.cpp), so the logits take segments of their own
  * on top of the activations': the two add up rather than overlap.
  */
-static uint64_t forward_peak(const kvb__engine_in *in, uint32_t stage)
-{
-    kvb__engine_in x = *in;
-    x.s.max_num_seqs =
-        (uint32_t)kvb__min(warmup_requests(in), in->s.max_num_batched_tokens);
-    return kvb__torch_activation(&x, stage);
-}
-
 static uint64_t tgi_activation(const kvb__engine_in *in, uint32_t stage)
 {
     if (in->s.activation_bytes != KVB_AUTO_BYTES)

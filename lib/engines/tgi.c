@@ -11,10 +11,12 @@
  * KV cache
  *
  *   before 1.4.1         free_f // block bytes
- *   1.4.1 to 2.2         (free_f x 0.95) // block bytes     (PR #1428)
- *   2.3 and 2.4          (free_f x TGI_WIGGLE_ROOM 0.9) // block bytes
- *                                                           (PR #2449)
- *   3.0 on               free_{f x 0.9} // block bytes      (PR #2808)
+ *   1.4.1 to 2.3         (free_f x 0.95) // block bytes     (PR #1428,
+ *                                                  #2449 TGI_WIGGLE_ROOM)
+ *   2.4                  (free_f x 0.90) // block bytes     (PR #2600)
+ *   3.0 on               free_{f x room} // block bytes     (PR #2808:
+ *                        room 0.95; 0.93 from 3.1, PR #2958; 0.90 from
+ *                        3.3, PR #3189)
  *
  * plus the warm-up batch's blocks, which it allocated before measuring.
  * The router logs "Setting max batch total tokens to" blocks x BLOCK_SIZE
@@ -28,6 +30,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,30 +270,87 @@ static uint64_t warmup_requests(const kvb__engine_in *in)
     return kvb__max(1, kvb__cdiv(in->s.max_num_batched_tokens, in_tok));
 }
 
+/*
+ * The prefill logits the warm-up leaves reserved when TGI reads the free
+ * memory.  Before 3.0 the router's warm-up requests ask prefill_logprobs
+ * (router/client/src/client.rs, v3/client.rs, backends/v3/src/client/
+ * grpc_client.rs: `prefill_logprobs: true`), so from_pb sets no
+ * prefill_head_indices and the head runs over all T prefill tokens
+ * (flash_causal_lm.py FlashCausalLMBatch.from_pb); generate_token then
+ * takes log_softmax(out, -1) of the whole [T, V] in the model dtype
+ * (v2.2.0 flash_causal_lm.py:1504; TGI #2301 shows it failing to allocate
+ * T x V x 2 B at that line).  Live at that point:
+ *  - one shard, or a vocabulary that does not divide by the shards (the
+ *    whole head on every rank, should_gather false): `out` and its
+ *    log_softmax, 2 x T x V; from 2.4.0 the log_softmax is in place
+ *    (PR #2661, `torch.log_softmax(out, -1, out=out)`), 1 x T x V;
+ *  - a gathered head (layers/tensor_parallel.py TensorParallelHead: the
+ *    rank's [V/n, T] gather_input, the all-gathered [V, T] world_out,
+ *    returned as world_out.T, a non-contiguous view): log_softmax makes a
+ *    contiguous copy of its input and writes a new output (also for the
+ *    out= form of 2.4, whose output is not contiguous), so 3 x T x V plus
+ *    the rank's T x V/n.
+ * From 3.0 the server drops prefill_logprobs unless
+ * --enable-prefill-logprobs (flash_causal_lm.py from_pb, REQUEST_LOGPROBS,
+ * PR #2797): only one logit row per request, in the forward's peak.
+ * `live`: what is alive at the log_softmax, without the rank's copy that
+ * TensorParallelHead.forward has already freed to the cache.
+ */
+static uint64_t warmup_logits(const kvb__engine_in *in, bool live)
+{
+    if (since(in, V(3, 0, 0)))
+        return 0;
+    const kvb_model *m = in->model;
+    uint64_t n = in->s.tensor_parallel_size ? in->s.tensor_parallel_size : 1;
+    uint64_t t = in->s.max_num_batched_tokens, v = m->vocab_size;
+    uint64_t b = kvb__dtype_bytes(kvb__act_dtype(m, in->quant));
+    uint64_t row = t * v * b;
+    if (n > 1 && v % n == 0) /* the rank's copy is freed before the rest */
+        return 3 * row + (live ? 0 : t * (v / n) * b);
+    return since(in, V(2, 4, 0)) ? row : 2 * row;
+}
+
+/* The forward's activation peak over the warm-up batch (a torch
+ * process's, engines/torch_process.c). */
+static uint64_t forward_peak(const kvb__engine_in *in, uint32_t stage)
+{
+    kvb__engine_in x = *in;
+    x.s.max_num_seqs =
+        (uint32_t)kvb__min(warmup_requests(in), in->s.max_num_batched_tokens);
+    return kvb__torch_activation(&x, stage);
+}
+
+/*
+ * What the warm-up's prefill leaves reserved.  TGI reads
+ * torch.cuda.mem_get_info right after generate_token with no
+ * empty_cache between (flash_causal_lm.py warmup: empty_cache() runs
+ * before the warm-up KV cache is allocated, not after the prefill), so
+ * PyTorch's caching allocator still holds every segment the prefill
+ * obtained and they count as used.  The [T, V] logits are larger than
+ * any activation block of the same prefill (V > 2 x intermediate for
+ * the models TGI serves), and the allocator neither merges segments nor
+ * serves a request from a smaller cached block
+ * (CUDACachingAllocator.cpp), so the logits take segments of their own
+ * on top of the activations': the two add up rather than overlap.
+ */
 static uint64_t tgi_activation(const kvb__engine_in *in, uint32_t stage)
 {
     if (in->s.activation_bytes != KVB_AUTO_BYTES)
         return in->s.activation_bytes;
-    kvb__engine_in x = *in;
-    x.s.max_num_seqs =
-        (uint32_t)kvb__min(warmup_requests(in), in->s.max_num_batched_tokens);
-    uint64_t peak = kvb__torch_activation(&x, stage);
-    if (since(in, V(3, 0, 0)))
+    uint64_t peak = forward_peak(in, stage);
+    if (stage + 1 < in->s.pipeline_parallel_size)
         return peak;
-    /* Before 3.0 the warm-up asked for prefill logprobs (prefill_logprobs:
-     * true in router/client/src/client.rs), so the head ran over every
-     * prefill token, in the model dtype (PR #2797 turned it off).  Three
-     * copies are counted: the rank's logits, the gathered ones and their
-     * log_softmax.  With one shard TensorParallelHead does not gather, so
-     * TGI 2.2.0's source shows two, yet its logs (tgi-log-011, -013) imply
-     * about four; the missing reserve is an open question
-     * (docs/engines/tgi.md), and no count is fitted to those logs. */
-    const kvb_model *m = in->model;
-    uint64_t t = in->s.max_num_batched_tokens, v = m->vocab_size;
-    uint64_t b = kvb__dtype_bytes(kvb__act_dtype(m, in->quant));
-    uint64_t logits =
-        t * v * b * 2 + t * kvb__cdiv(v, in->s.tensor_parallel_size) * b;
-    return kvb__max(peak, logits);
+    return peak + warmup_logits(in, false);
+}
+
+/* What is left of the reserved peak when a cudaMalloc fails: PyTorch's
+ * allocator then frees every cached block and retries
+ * (CUDACachingAllocator.cpp, release_cached_blocks), so only the tensors
+ * alive at that moment stay: the larger of the forward's peak and the
+ * live logits. */
+static uint64_t warmup_live(const kvb__engine_in *in)
+{
+    return kvb__max(forward_peak(in, 0), warmup_logits(in, true));
 }
 
 static bool tgi_hybrid(const kvb__engine_in *in)
@@ -332,6 +392,31 @@ static uint64_t warmup_blocks(const kvb__engine_in *in)
            kvb__cdiv(warmup_request_tokens(in, last), bs);
 }
 
+/*
+ * The share of the measured free memory the KV cache may take, by
+ * release (flash_causal_lm.py warmup; models/globals.py TGI_WIGGLE_ROOM):
+ * all of it before 1.4.1; free x 0.95 from 1.4.1 (PR #1428) and, as
+ * TGI_WIGGLE_ROOM 0.95, in 2.3 (PR #2449); 0.90 in 2.4 (PR #2600).  From
+ * 3.0 (PR #2808) the room scales the memory fraction instead,
+ * get_free_memory(device, MEMORY_FRACTION x TGI_WIGGLE_ROOM) = free -
+ * (1 - f x room) x total, with room 0.95 in 3.0, 0.93 in 3.1 and 3.2
+ * (PR #2958), 0.90 from 3.3 (PR #3189).
+ */
+static double wiggle_room(const kvb__engine_in *in)
+{
+    if (since(in, V(3, 3, 0)))
+        return 0.90;
+    if (since(in, V(3, 1, 0)))
+        return 0.93;
+    if (since(in, V(3, 0, 0)))
+        return 0.95;
+    if (since(in, V(2, 4, 0)))
+        return 0.90;
+    if (since(in, V(1, 4, 1)))
+        return 0.95;
+    return 1.0;
+}
+
 static uint64_t tgi_num_blocks(const kvb__engine_in *in,
                                const kvb__kv_stage *ks, uint64_t available)
 {
@@ -345,15 +430,11 @@ static uint64_t tgi_num_blocks(const kvb__engine_in *in,
         return 0; /* the warm-up itself runs out of memory */
     double free_f = (double)(available - w);
     double kv;
-    if (since(in, V(3, 0, 0)))
-        kv = free_f -
-             0.1 * in->s.gpu_memory_utilization * (double)in->gpu->total_bytes;
-    else if (since(in, V(2, 3, 0)))
-        kv = free_f * 0.90;
-    else if (since(in, V(1, 4, 1)))
-        kv = free_f * 0.95;
+    if (since(in, V(3, 0, 0))) /* free_{f x wiggle} */
+        kv = free_f - (1.0 - wiggle_room(in)) * in->s.gpu_memory_utilization *
+                          (double)in->gpu->total_bytes;
     else
-        kv = free_f;
+        kv = free_f * wiggle_room(in);
     return (kv > 0 ? (uint64_t)(kv / (double)bb) : 0) + wb;
 }
 
@@ -382,6 +463,23 @@ static bool tgi_len_fails(const kvb__engine_in *in, const kvb_plan *p,
     return p->max_model_len > p->max_total_tokens;
 }
 
+/* Append to the plan's warning ("; "-joined, truncated). */
+static void warn(kvb_plan *p, const char *fmt, ...) KVB__PRINTF(2, 3);
+static void warn(kvb_plan *p, const char *fmt, ...)
+{
+    size_t n = strlen(p->warning);
+    if (n && n + 3 < sizeof p->warning) {
+        memcpy(p->warning + n, "; ", 3);
+        n += 2;
+    }
+    if (n + 1 >= sizeof p->warning)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->warning + n, sizeof p->warning - n, fmt, ap);
+    va_end(ap);
+}
+
 /* The warm-up needs the weights, its activation peak and its cache; the
  * rest is the router's check. */
 static void tgi_verdict(const kvb__engine_in *in, kvb_plan *p,
@@ -394,6 +492,15 @@ static void tgi_verdict(const kvb__engine_in *in, kvb_plan *p,
         return;
     p->verdict = KVB_VERDICT_NO_KV_MEMORY;
     p->fits = 0;
+    uint64_t live = warmup_live(in), act = r->activation;
+    if (in->s.activation_bytes == KVB_AUTO_BYTES && act > live &&
+        r->available + (int64_t)(act - live) >= (int64_t)w)
+        warn(p,
+             "the warm-up's activations and prefill logits (%.2f GiB "
+             "reserved) exceed the GPU, but PyTorch frees its cached "
+             "blocks and retries before failing, and the %.2f GiB alive "
+             "at the peak fit: TGI may start with a smaller KV cache",
+             KVB__GIB(act), KVB__GIB(live));
     if (text)
         snprintf(p->message, sizeof p->message,
                  "the warm-up of %llu prefill tokens does not fit: weights "

@@ -976,13 +976,15 @@ typedef struct efile {
 static efile efiles[] = {
     {.file = "sglang.jsonl", .title = "SGLang", .tol = TOL_MEDIAN},
     {.file = "trtllm.jsonl", .title = "TensorRT-LLM", .tol = TOL_MEDIAN},
-    /* a known miss (docs/engines/tgi.md): the bound guards against it
-     * growing while the warm-up rule is being found */
+    /* a known miss (docs/engines/tgi.md): the warm-up rule follows TGI's
+     * source per release (2026-12: median 10.5% over 5 records, was 20%);
+     * the bound holds it there, the 5% target is not met */
     {.file = "tgi.jsonl",
      .title = "TGI",
-     .tol = 0.25,
-     .miss = "a known miss: the test holds it under 25% until the warm-up "
-             "rule is found (docs/engines/tgi.md)"},
+     .tol = 0.11,
+     .miss = "a known miss: the warm-up rule follows TGI's source; the "
+             "test holds the median under 11% (docs/engines/tgi.md, "
+             "RULES_NOTES.md)"},
     {.file = "llamacpp.jsonl", .title = "llama.cpp and Ollama"},
 };
 #define N_EFILES (sizeof efiles / sizeof efiles[0])

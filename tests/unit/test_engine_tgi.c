@@ -55,12 +55,14 @@ static double err_of(const kvb_plan *p, uint64_t logged, const char *id)
  * tgi-log-005 (huggingface/text-generation-inference#653, 0.9.x, the
  * first line that infers the batch total: planned as 0.9.4, PR #659):
  * Llama-2-7b fp16 on one A10G, defaults, "max batch total tokens to
- * 16224" (the reporter's sentence).  tgi-log-001 (#2744, a 3.x build:
- * it logs the FLOP-based "Default `max_batch_prefill_tokens` to 10049",
- * PR #2797): Llama-3.1-70B on 2 x A100 80GB, 30816.  tgi-log-007 (#832,
- * 1.0, Llama-2-70B on 4 x A100 80GB, max_total_tokens 4096): 406560 as
- * transcribed from a screenshot.  The last two are known misses
- * (docs/engines/tgi.md): their bounds are the present errors.
+ * 16224" (the reporter's sentence).  tgi-log-001 (#2744, 2024-11-13, so
+ * v2.4.0: its "Default `max_batch_prefill_tokens` to 10049" is 2.4.0's
+ * max_input_tokens + 50, and "Using optimized Triton indexing kernels"
+ * first appears in v2.4.0): Llama-3.1-70B on 2 x A100 80GB, 30816, with
+ * --max-input-tokens 9999 inferred and --max-total-tokens 10000 assumed.
+ * It is a known miss (docs/engines/tgi.md): its bound is the present
+ * error.  tgi-log-007 (#832, a screenshot) is no longer planned: its
+ * figure leaves 16 GiB per GPU unexplained at the stated settings.
  */
 static void test_tgi_records(void **state)
 {
@@ -74,40 +76,34 @@ static void test_tgi_records(void **state)
     assert_int_equal(p.max_num_batched_tokens, 4096);
     assert_int_equal(p.max_model_len, 2048);
     double e005 = err_of(&p, 16224, "tgi-log-005");
-    assert_true(fabs(e005) <= 0.07);
+    assert_true(fabs(e005) <= 0.05);
 
     m = preset_model("Llama-3.1-70B");
     q = quant_of(KVB_QUANT_AUTO);
     g = preset_gpu("A100-80GB", 2);
-    s = tgi("tgi@3.0.0");
+    s = tgi("tgi@2.4.0");
     s.tensor_parallel_size = 2;
     s.max_num_batched_tokens = 10049;
+    s.max_input_tokens = 9999;
+    s.max_model_len = 10000;
     p = plan(&m, &q, &g, &s);
     assert_int_equal(p.block_size, 1); /* flashinfer */
     double e001 = err_of(&p, 30816, "tgi-log-001");
-    assert_true(fabs(e001) <= 0.25);
-
-    m = preset_model("Llama-2-70B");
-    g = preset_gpu("A100-80GB", 4);
-    s = tgi("tgi@1.0.0");
-    s.tensor_parallel_size = 4;
-    s.max_model_len = 4096;
-    p = plan(&m, &q, &g, &s);
-    double e007 = err_of(&p, 406560, "tgi-log-007");
-    assert_true(fabs(e007) <= 0.50);
+    assert_true(fabs(e001) <= 0.32);
 
     /* tgi-log-011 (a 2.2.0 EC2 walkthrough): Llama-3.1-8B on one A10G,
      * every memory flag at its default, 19056 logged.  A known miss: the
-     * plan gives about 29424 (+54%), so the warm-up's measured peak was
-     * about 1.3 GiB above the modelled one; its bound is the present
-     * error. */
+     * same walkthrough's nvidia-smi shows the TGI process at 19880 MiB
+     * after start, about 1.7 GiB above weights + KV + the modelled
+     * context, an overhead outside the warm-up rule (RULES_NOTES.md); its
+     * bound is the present error. */
     m = preset_model("Llama-3.1-8B");
     g = preset_gpu("A10G", 1);
     s = tgi("tgi@2.2.0");
     p = plan(&m, &q, &g, &s);
     assert_int_equal(p.max_num_batched_tokens, 4145);
     double e011 = err_of(&p, 19056, "tgi-log-011");
-    assert_true(fabs(e011) <= 0.55);
+    assert_true(fabs(e011) <= 0.78);
 
     /* tgi-log-013 (a 2.0.3 walkthrough on an OCI A10): Swallow-7b-hf,
      * Llama-2-7B's shape with a 43176-token vocabulary, every memory flag
@@ -122,6 +118,103 @@ static void test_tgi_records(void **state)
     assert_int_equal(p.max_num_batched_tokens, 4145);
     double e013 = err_of(&p, 15232, "tgi-log-013");
     assert_true(fabs(e013) <= 0.05);
+
+    /* tgi-log-014 (gke-demos/chat-with-gemma README.md and its manifest):
+     * google/gemma-2b-it on one L4, --num-shard=1 only, a Vertex build
+     * whose router logs "Setting max batch total tokens" at main.rs:316
+     * as v1.4.0 does: 666672.  Gemma-2B's shape as a llama-arch model:
+     * 18 layers, 1 KV head of 256, vocabulary 256000, tied. */
+    m = preset_model("Llama-2-7B");
+    m.hidden_size = 2048;
+    m.num_hidden_layers = 18;
+    m.num_attention_heads = 8;
+    m.num_key_value_heads = 1;
+    m.head_dim = 256;
+    m.intermediate_size = 16384;
+    m.vocab_size = 256000;
+    m.max_position_embeddings = 8192;
+    m.tie_word_embeddings = true;
+    q = quant_of(KVB_QUANT_BF16);
+    g = preset_gpu("L4", 1);
+    s = tgi("tgi@1.4.0");
+    p = plan(&m, &q, &g, &s);
+    assert_int_equal(p.max_num_batched_tokens, 4096);
+    assert_int_equal(p.max_model_len, 2048);
+    double e014 = err_of(&p, 666672, "tgi-log-014");
+    assert_true(fabs(e014) <= 0.11);
+
+    /* tgi-log-001's settings with --max-total-tokens 16000: the two
+     * warm-up requests reserve 2 x 15999 tokens (4.88 GiB per shard), and
+     * the cached activations plus 3.5 copies of the 10049 x 128256 bf16
+     * logits (9.67 GiB) no longer fit next to the weights.  The 7.2 GiB
+     * alive at the log_softmax peak would, once PyTorch frees its cache
+     * and retries, so the plan says no_kv_cache_memory but warns. */
+    m = preset_model("Llama-3.1-70B");
+    q = quant_of(KVB_QUANT_AUTO);
+    g = preset_gpu("A100-80GB", 2);
+    s = tgi("tgi@2.4.0");
+    s.tensor_parallel_size = 2;
+    s.max_num_batched_tokens = 10049;
+    s.max_input_tokens = 9999;
+    s.max_model_len = 16000;
+    p = plan(&m, &q, &g, &s);
+    assert_int_equal(p.verdict, KVB_VERDICT_NO_KV_MEMORY);
+    assert_non_null(strstr(p.warning, "frees its cached blocks"));
+}
+
+/* The prefill logits the warm-up leaves reserved, by release, on a
+ * hand-sized case: 100 prefill tokens, a vocabulary of 1000, fp16, so
+ * one [T, V] copy is 100 x 1000 x 2 = 200000 bytes.  One shard: `out`
+ * and its log_softmax before 2.4 (2 copies), in place from 2.4 (PR
+ * #2661: 1 copy), none from 3.0 (PR #2797: no prefill logprobs).  Two
+ * shards gather: world_out, the contiguous copy log_softmax makes of
+ * the transposed view, its output, and the rank's [V/2, T] (3.5
+ * copies), before and from 2.4 alike. */
+static void test_tgi_warmup_logits(void **state)
+{
+    (void)state;
+    kvb_model m = tiny_llama();
+    m.vocab_size = 1000;
+    kvb_quant q = quant_of(KVB_QUANT_FP16);
+    kvb_gpu g = gpu_of(100 * GIB, 2);
+    kvb__engine_in in;
+    memset(&in, 0, sizeof in);
+    in.model = &m;
+    in.quant = &q;
+    in.gpu = &g;
+    in.s = serving_default();
+    in.s.engine = KVB_ENGINE_TGI;
+    in.s.gpu_memory_utilization = 1.0;
+    in.s.tensor_parallel_size = 1;
+    in.s.pipeline_parallel_size = 1;
+    in.s.block_size = 16;
+    in.s.max_num_batched_tokens = 100;
+    in.s.max_input_tokens = 100;
+    in.s.max_model_len = 200;
+    in.s.max_num_seqs = 128;
+    in.engine = &kvb__engine_tgi;
+    const uint64_t row = 100 * 1000 * 2;
+    in.version = 30000;
+    uint64_t peak = kvb__engine_tgi.activation(&in, 0);
+    in.version = 20200;
+    assert_int_equal(kvb__engine_tgi.activation(&in, 0), peak + 2 * row);
+    in.version = 20400;
+    assert_int_equal(kvb__engine_tgi.activation(&in, 0), peak + row);
+    in.s.tensor_parallel_size = 2;
+    in.version = 30000;
+    peak = kvb__engine_tgi.activation(&in, 0);
+    in.version = 20200;
+    assert_int_equal(kvb__engine_tgi.activation(&in, 0),
+                     peak + 3 * row + row / 2);
+    in.version = 20400;
+    assert_int_equal(kvb__engine_tgi.activation(&in, 0),
+                     peak + 3 * row + row / 2);
+    m.vocab_size = 1001; /* not divisible: the whole head on each rank */
+    in.version = 30000;
+    peak = kvb__engine_tgi.activation(&in, 0);
+    in.version = 20200;
+    assert_int_equal(kvb__engine_tgi.activation(&in, 0),
+                     peak + 2 * 100 * 1001 * 2);
 }
 
 /* The warm-up's block count by line, on a hand-sized case: 1 layer of
@@ -160,13 +253,24 @@ static void test_tgi_warmup_math(void **state)
     assert_int_equal(kvb__engine_tgi.num_blocks(&in, &ks, avail), 1001);
     in.version = 20000; /* 2.0: x 0.95 (PR #1428) */
     assert_int_equal(kvb__engine_tgi.num_blocks(&in, &ks, avail), 951);
-    in.version = 20300; /* 2.3: x TGI_WIGGLE_ROOM 0.9 (PR #2449) */
+    in.version = 20300; /* 2.3: x TGI_WIGGLE_ROOM 0.95 (PR #2449) */
+    assert_int_equal(kvb__engine_tgi.num_blocks(&in, &ks, avail), 951);
+    in.version = 20400; /* 2.4: TGI_WIGGLE_ROOM 0.90 (PR #2600) */
     assert_int_equal(kvb__engine_tgi.num_blocks(&in, &ks, avail), 901);
-    in.version = 30000; /* 3.0: free less 10% of the total (PR #2808) */
+    /* 3.0: free less (1 - 0.95) of the total (PR #2808) */
+    in.version = 30000;
     assert_int_equal(kvb__engine_tgi.num_blocks(&in, &ks, avail), 1);
-    uint64_t tenth = (uint64_t)(0.1 * (double)(100 * GIB));
+    uint64_t room = (uint64_t)(0.05 * (double)(100 * GIB)) + 1;
     assert_int_equal(
-        kvb__engine_tgi.num_blocks(&in, &ks, avail + tenth + 4096 * 10), 1011);
+        kvb__engine_tgi.num_blocks(&in, &ks, avail + room + 4096 * 10), 1011);
+    in.version = 30100; /* 3.1: 0.93 (PR #2958) */
+    room = (uint64_t)(0.07 * (double)(100 * GIB)) + 1;
+    assert_int_equal(
+        kvb__engine_tgi.num_blocks(&in, &ks, avail + room + 4096 * 10), 1011);
+    in.version = 30300; /* 3.3: 0.90 (PR #3189) */
+    room = (uint64_t)(0.10 * (double)(100 * GIB)) + 1;
+    assert_int_equal(
+        kvb__engine_tgi.num_blocks(&in, &ks, avail + room + 4096 * 10), 1011);
     /* no room for the warm-up batch itself */
     assert_int_equal(kvb__engine_tgi.num_blocks(&in, &ks, 100), 0);
 }
@@ -478,6 +582,7 @@ static void test_tgi_render(void **state)
 }
 
 KVB_TESTS(cmocka_unit_test(test_tgi_records),
+          cmocka_unit_test(test_tgi_warmup_logits),
           cmocka_unit_test(test_tgi_warmup_math),
           cmocka_unit_test(test_tgi_defaults),
           cmocka_unit_test(test_tgi_verdicts),

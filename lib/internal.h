@@ -910,6 +910,8 @@ bool kvb__model_repo(const char *name, char *buf, size_t cap);
 /* The tool that makes a checkpoint of a weight format from the base
  * weights (presets/checkpoints.c); NULL when none is needed. */
 const char *kvb__quant_tool(int32_t method);
+/* A checkpoint row's published size in bytes; 0 when none was found. */
+uint64_t kvb__checkpoint_published_bytes(size_t index);
 /* Does `name` match `canonical` or one of the comma-separated aliases? */
 bool kvb__name_matches(const char *name, const char *canonical,
                        const char *aliases);

@@ -327,6 +327,32 @@ static void test_quant_awq_checkpoints(void **state)
     assert_int_equal(w.bytes, 16060522496ull);
 }
 
+/* Every checkpoint row with a published size (presets/checkpoints.c):
+ * the inventory in that row's format is within 0.5% of it.  The rows
+ * name Instruct repositories of the preset's architecture. */
+static void test_quant_checkpoints_published(void **state)
+{
+    (void)state;
+    size_t checked = 0;
+    for (size_t i = 0; i < kvb_preset_checkpoint_count(); i++) {
+        uint64_t published = kvb__checkpoint_published_bytes(i);
+        if (!published)
+            continue;
+        kvb_model m = preset_model(kvb_preset_checkpoint_model(i));
+        kvb_quant q = quant_of(kvb_preset_checkpoint_method(i));
+        kvb_weights w;
+        assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+        assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+        double err = ((double)w.bytes - (double)published) / (double)published;
+        if (err > 0.005 || err < -0.005)
+            fail_msg("%s: computed %llu, published %llu (%.3f%%)",
+                     kvb_preset_checkpoint_name(i), (unsigned long long)w.bytes,
+                     (unsigned long long)published, 100 * err);
+        checked++;
+    }
+    assert_true(checked >= 2);
+}
+
 /* gpt-oss-20b MXFP4 experts: 24 x 32 x (5760x2880 + 2880x2880) weights
  * at 17 bytes per 32 = 10152345600; the other 1804459584 parameters in
  * BF16 = 3608919168; 13761264768 in all (llama.cpp reports 13.8 G). */
@@ -442,6 +468,7 @@ KVB_TESTS(cmocka_unit_test(test_quant_float), cmocka_unit_test(test_quant_awq),
           cmocka_unit_test(test_quant_new_formats_llama),
           cmocka_unit_test(test_quant_keep_roles),
           cmocka_unit_test(test_quant_awq_checkpoints),
+          cmocka_unit_test(test_quant_checkpoints_published),
           cmocka_unit_test(test_quant_mxfp4),
           cmocka_unit_test(test_quant_tensor_parallel),
           cmocka_unit_test(test_quant_pipeline_parallel),

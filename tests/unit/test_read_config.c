@@ -772,6 +772,19 @@ static void test_read_config_towers(void **state)
     text.vision_kind = KVB_VISION_NONE;
     assert_int_equal(bytes_of(&r.m, &r.q) - bytes_of(&text, &r.q),
                      2 * 871932416ull);
+    /* The same list names q/k/v/o_proj and the router of each of the 48
+     * layers: attention stays BF16 (62,914,560 weights a layer, 12,288
+     * rows), 48 x (2 x 62914560 - 62914560 - 4 x 12288) = 3,017,539,584
+     * bytes more than FP8 with channel scales; nothing is left to warn. */
+    assert_true(r.q.keep_roles >> KVB_ROLE_ATTN_Q & 1u);
+    assert_true(r.q.keep_roles >> KVB_ROLE_ATTN_O & 1u);
+    assert_true(r.q.keep_roles >> KVB_ROLE_ROUTER & 1u);
+    assert_false(r.q.keep_roles >> KVB_ROLE_EXPERT_DOWN & 1u);
+    assert_null(strstr(r.info.warning, "ignore"));
+    kvb_quant all = r.q;
+    all.keep_roles = 0;
+    assert_int_equal(bytes_of(&r.m, &r.q) - bytes_of(&r.m, &all),
+                     3017539584ull);
     /* A tower's size keys are checked like the language model's. */
     r = parse("{\"model_type\": \"gemma3\", \"text_config\": {"
               "\"model_type\": \"gemma3_text\", \"hidden_size\": 2560,"

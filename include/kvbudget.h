@@ -526,7 +526,8 @@ typedef struct kvb_quant {
                                AWQ/GPTQ), as a checkpoint's ignore /
                                modules_to_not_convert / exclude_modules
                                list says; 0: the format's own rule.
-                               Ignored by the GGUF mixes (@since 0.2) */
+                               Ignored by the GGUF mixes; kvb_fix_apply()
+                               clears it with a new method (@since 0.2) */
 } kvb_quant;
 
 /**
@@ -1657,8 +1658,9 @@ kvb_status kvb_fix_cost(const kvb_fix *fix, uint32_t concurrency, double *usd,
                         kvb_error *err);
 
 /**
- * Apply a fix to inputs: set the quantization method and KV-cache dtype,
- * the GPU (name, total, count, compute capability, SMs; free_bytes is
+ * Apply a fix to inputs: set the quantization method and KV-cache dtype
+ * (a new method clears quant->keep_roles, the read checkpoint's list), the
+ * GPU (name, total, count, compute capability, SMs; free_bytes is
  * reset to 0 when the GPU model changes) and the serving settings
  * (max_model_len, utilization, eager, TP, PP), with the resets that
  * kvb_advise() documents.  The caller then calls kvb_plan_compute().

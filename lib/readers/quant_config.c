@@ -507,9 +507,10 @@ static uint64_t entry_roles(const char *entry, long *layer)
 
 #define MAX_LISTED_LAYERS 256
 
-/* Roles that per-layer entries name in every layer (ModelOpt exports list
- * "model.layers.N.self_attn*" once per layer: nvidia/DeepSeek-R1-0528-FP4
- * keeps every self_attn projection BF16); a role named in some layers only
+/* Roles that per-layer entries name in every layer (RedHatAI's Llama 4
+ * Scout FP8-dynamic lists q/k/v/o_proj of each of its 48 layers; a
+ * published tensor list of nvidia/DeepSeek-R1-0528-FP4 shows layer 0's
+ * self_attn in BF16 beside NVFP4 MLPs); a role named in some layers only
  * is not modelled, the inventory having roles, not layers. */
 static uint64_t every_layer(const uint64_t *by_layer, uint32_t layers)
 {

@@ -325,7 +325,11 @@ static kvb_status bnb(qcfg *q)
  * `llm_int8_skip_modules` match a substring of the module name.  All three
  * end in the module's own name, so an entry is read by its last dotted
  * component once the regex and wildcard syntax is taken off, scoped by
- * what comes before it (experts, shared_expert, mlp). */
+ * what comes before it (experts, shared_expert, mlp).  That name is taken
+ * whole: a substring or an unanchored "re:" entry would also catch longer
+ * names ("gate" is inside "gate_proj"), but module names differ by
+ * family (Mixtral's experts are w1/w3, not gate_proj), so AutoAWQ's
+ * ["gate"] is read as the router it is written for. */
 
 #define RB(role) ((uint64_t)1 << (role))
 #define ATTN_ROLES                                                             \

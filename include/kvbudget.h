@@ -521,6 +521,13 @@ typedef struct kvb_quant {
     int32_t kv_cache_dtype; /* kvb_dtype of the KV cache; AUTO: dtype */
     int32_t fp8_scale;      /* kvb_fp8_scale for method FP8 */
     uint32_t flags;         /* KVB_QUANT_* bits */
+    uint64_t keep_roles;    /* bit (1 << kvb_tensor_role): tensors of that
+                               role stay unquantized (in dtype; FP16 for
+                               AWQ/GPTQ), as a checkpoint's ignore /
+                               modules_to_not_convert / exclude_modules
+                               list says; 0: the format's own rule.
+                               Ignored by the GGUF mixes; kvb_fix_apply()
+                               clears it with a new method (@since 0.2) */
 } kvb_quant;
 
 /**
@@ -1651,8 +1658,9 @@ kvb_status kvb_fix_cost(const kvb_fix *fix, uint32_t concurrency, double *usd,
                         kvb_error *err);
 
 /**
- * Apply a fix to inputs: set the quantization method and KV-cache dtype,
- * the GPU (name, total, count, compute capability, SMs; free_bytes is
+ * Apply a fix to inputs: set the quantization method and KV-cache dtype
+ * (a new method clears quant->keep_roles, the read checkpoint's list), the
+ * GPU (name, total, count, compute capability, SMs; free_bytes is
  * reset to 0 when the GPU model changes) and the serving settings
  * (max_model_len, utilization, eager, TP, PP), with the resets that
  * kvb_advise() documents.  The caller then calls kvb_plan_compute().
@@ -2057,7 +2065,8 @@ typedef enum kvb_format {
     XX(QUANT_GROUP_SIZE, 30, "quant.group_size")                               \
     XX(QUANT_FP8_SCALE, 31, "quant.fp8_scale")                                 \
     XX(QUANT_FLAGS, 32, "quant.flags")                                         \
-    XX(WEIGHTS_BYTES, 33, "serving.weights_bytes")
+    XX(WEIGHTS_BYTES, 33, "serving.weights_bytes")                             \
+    XX(QUANT_KEEP_ROLES, 34, "quant.keep_roles")
 
 /** Bit numbers of kvb_read_info.fields_from_file. */
 typedef enum kvb_read_field {

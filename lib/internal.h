@@ -923,6 +923,8 @@ bool kvb__model_repo(const char *name, char *buf, size_t cap);
 /* The tool that makes a checkpoint of a weight format from the base
  * weights (presets/checkpoints.c); NULL when none is needed. */
 const char *kvb__quant_tool(int32_t method);
+/* A checkpoint row's published size in bytes; 0 when none was found. */
+uint64_t kvb__checkpoint_published_bytes(size_t index);
 /* Does `name` match `canonical` or one of the comma-separated aliases? */
 bool kvb__name_matches(const char *name, const char *canonical,
                        const char *aliases);
@@ -1101,9 +1103,11 @@ kvb_status kvb__config_read(kvb__reader *r, const char *json, size_t len);
 kvb_status kvb__quant_config_read(kvb__reader *r, struct json_t *root,
                                   struct json_t *nested, const char *key);
 
-/* Warn about ignore / modules_to_not_convert / exclude_modules entries the
- * inventory sizes as quantized (list may be NULL or not an array). */
-void kvb__quant_ignore_check(kvb__reader *r, struct json_t *list,
+/* Apply an ignore / modules_to_not_convert / exclude_modules list: the
+ * tensor roles its entries name go into r->quant.keep_roles; entries that
+ * name no role, or one layer only, are named in a warning (list may be
+ * NULL or not an array). */
+void kvb__quant_ignore_apply(kvb__reader *r, struct json_t *list,
                              const char *key);
 /* NVIDIA ModelOpt hf_quant_config.json (text, len): quant_algo,
  * group_size, kv_cache_quant_algo, exclude_modules.  Unless config.json

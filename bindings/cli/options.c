@@ -540,9 +540,14 @@ static int apply_quant(const cli_opts *o, cli_inputs *in)
 {
     kvb_error e = KVB_ERROR_INIT;
     /* --quant auto: what the checkpoint stores (already in in->quant). */
+    int32_t read = in->quant.method;
     if (o->quant && strcmp(o->quant, "auto") != 0 &&
         kvb_quant_method_find(o->quant, &in->quant.method, &e))
         return cli_lib_error(o->cmd, &e);
+    /* another format than the checkpoint's: its exclusion list
+     * (quant.keep_roles) was about the checkpoint that was read */
+    if (in->quant.method != read)
+        in->quant.keep_roles = 0;
     if (o->dtype && (kvb_dtype_find(o->dtype, &in->quant.dtype, &e) ||
                      in->quant.dtype == KVB_DTYPE_FP8)) {
         cli_error(o->cmd,

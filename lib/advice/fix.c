@@ -150,6 +150,10 @@ kvb_status kvb_fix_apply(const kvb_fix *fix, kvb_quant *quant, kvb_gpu *gpu,
         serving->cudagraph_bytes = KVB_AUTO_BYTES;
     }
     apply_gpu(&f, gpu, serving);
+    /* another format is another checkpoint: the read one's exclusion list
+     * (quant.keep_roles) does not describe it */
+    if (quant->method != f.quant_method)
+        quant->keep_roles = 0;
     quant->method = f.quant_method;
     quant->kv_cache_dtype = f.kv_cache_dtype;
     serving->enforce_eager = f.enforce_eager;

@@ -136,7 +136,7 @@ static const field_row quant_fields[] = {
     F(T, struct_size, size_t),     F(T, method, int32_t),
     F(T, group_size, uint32_t),    F(T, dtype, int32_t),
     F(T, kv_cache_dtype, int32_t), F(T, fp8_scale, int32_t),
-    F(T, flags, uint32_t),
+    F(T, flags, uint32_t),         F(T, keep_roles, uint64_t),
 };
 #undef T
 

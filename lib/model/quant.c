@@ -156,6 +156,12 @@ kvb_status kvb__quant_load(const kvb_quant *in, kvb_quant *out, kvb_error *err)
                          "quant.flags (0x%x) has unknown bits; allowed: "
                          "KVB_QUANT_* bits",
                          out->flags);
+    if (out->keep_roles >> KVB_ROLE_LAST_)
+        return kvb__fail(err, KVB_ERANGE, "quant.keep_roles",
+                         "quant.keep_roles (0x%llx) has bits past the last "
+                         "kvb_tensor_role; allowed: bits 0..%d",
+                         (unsigned long long)out->keep_roles,
+                         KVB_ROLE_LAST_ - 1);
     return kvb__check_field(err, KVB__F_QUANT_GROUP_SIZE, out->group_size);
 }
 
@@ -464,10 +470,37 @@ static int32_t gguf_storage(kvb__quant_ctx *qc, const kvb__tdesc *t)
     return gguf_fallback(s, t->cols);
 }
 
+/* What a tensor the checkpoint leaves unquantized is stored in: AutoAWQ
+ * and GPTQ checkpoints are saved in FP16 (their loaders cast to it), the
+ * others keep the model dtype. */
+static int32_t unquantized(int32_t method, int32_t dtype)
+{
+    switch (method) {
+    case KVB_QUANT_AWQ_4:
+    case KVB_QUANT_GPTQ_4:
+    case KVB_QUANT_GPTQ_8: return KVB_STORAGE_F16;
+    default: return float_storage(dtype);
+    }
+}
+
+/* The checkpoint's exclusion list (quant.keep_roles) names this role.
+ * Only the quantized safetensors formats have such a list: the float
+ * methods quantize nothing, and in GGUF llama-quantize's rules decide. */
+static bool kept(const kvb_quant *q, int32_t role)
+{
+    bool float_method =
+        q->method == KVB_QUANT_AUTO || q->method == KVB_QUANT_FP32 ||
+        q->method == KVB_QUANT_FP16 || q->method == KVB_QUANT_BF16;
+    return role >= 0 && role < KVB_ROLE_LAST_ && (q->keep_roles >> role & 1u) &&
+           !float_method && !kvb__quant_is_gguf(q->method);
+}
+
 int32_t kvb__storage_for(kvb__quant_ctx *qc, const kvb__tdesc *t)
 {
     const kvb_quant *q = qc->quant;
     int32_t dtype = kvb__act_dtype(qc->model, q);
+    if (kept(q, t->role))
+        return unquantized(q->method, dtype);
     bool weight = t->cols > 1 && t->role != KVB_ROLE_NORM &&
                   t->role != KVB_ROLE_BIAS && t->role != KVB_ROLE_SINKS &&
                   t->role != KVB_ROLE_ROUTER_BIAS;

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct qcfg {
@@ -314,41 +315,261 @@ static kvb_status bnb(qcfg *q)
                  q->name);
 }
 
-/* Modules a checkpoint leaves unquantized that the inventory already keeps
- * 16-bit (the head, embeddings, routers, norms, multimodal towers). */
-static bool kept_anyway(const char *name)
+/* ---- exclusion lists: which tensor roles a checkpoint leaves alone ----
+ *
+ * Entries come in three syntaxes: compressed-tensors `ignore` takes module
+ * names and "re:" regular expressions matched from the start of the name
+ * (compressed_tensors.utils.match: re.match); ModelOpt `exclude_modules`
+ * takes fnmatch wildcards ("*.mlp.gate", "model.layers.*.self_attn*");
+ * transformers' AWQ / bitsandbytes / MXFP4 `modules_to_not_convert` and
+ * `llm_int8_skip_modules` match a substring of the module name.  All three
+ * end in the module's own name, so an entry is read by its last dotted
+ * component once the regex and wildcard syntax is taken off, scoped by
+ * what comes before it (experts, shared_expert, mlp).  That name is taken
+ * whole: a substring or an unanchored "re:" entry would also catch longer
+ * names ("gate" is inside "gate_proj"), but module names differ by
+ * family (Mixtral's experts are w1/w3, not gate_proj), so AutoAWQ's
+ * ["gate"] is read as the router it is written for. */
+
+#define RB(role) ((uint64_t)1 << (role))
+#define ATTN_ROLES                                                             \
+    (RB(KVB_ROLE_ATTN_Q) | RB(KVB_ROLE_ATTN_K) | RB(KVB_ROLE_ATTN_V) |         \
+     RB(KVB_ROLE_ATTN_QKV) | RB(KVB_ROLE_ATTN_O) | RB(KVB_ROLE_MLA_Q_A) |      \
+     RB(KVB_ROLE_MLA_Q_B) | RB(KVB_ROLE_MLA_KV_A) | RB(KVB_ROLE_MLA_KV_B) |    \
+     INDEXER_ROLES)
+#define INDEXER_ROLES                                                          \
+    (RB(KVB_ROLE_INDEXER_WQ_B) | RB(KVB_ROLE_INDEXER_WK) |                     \
+     RB(KVB_ROLE_INDEXER_WEIGHTS))
+#define DENSE_ROLES                                                            \
+    (RB(KVB_ROLE_MLP_GATE) | RB(KVB_ROLE_MLP_UP) | RB(KVB_ROLE_MLP_GATE_UP) |  \
+     RB(KVB_ROLE_MLP_DOWN))
+#define EXPERT_ROLES                                                           \
+    (RB(KVB_ROLE_EXPERT_GATE) | RB(KVB_ROLE_EXPERT_UP) |                       \
+     RB(KVB_ROLE_EXPERT_DOWN))
+#define SHARED_ROLES                                                           \
+    (RB(KVB_ROLE_SHARED_GATE) | RB(KVB_ROLE_SHARED_UP) |                       \
+     RB(KVB_ROLE_SHARED_DOWN) | RB(KVB_ROLE_SHARED_EXPERT_GATE))
+#define SSM_ROLES                                                              \
+    (RB(KVB_ROLE_SSM_IN) | RB(KVB_ROLE_SSM_IN_BA) | RB(KVB_ROLE_SSM_CONV) |    \
+     RB(KVB_ROLE_SSM_OUT))
+#define MLP_ROLES                                                              \
+    (DENSE_ROLES | EXPERT_ROLES | SHARED_ROLES | RB(KVB_ROLE_ROUTER))
+
+/* A module's own name and the roles it holds (HF names: Llama, Qwen,
+ * Mixtral's w1/w2/w3, DeepSeek MLA and indexer, Qwen3-Next linear_attn,
+ * Nemotron-H mixer, GPT-NeoX / Falcon / Phi fused projections). */
+static const struct {
+    const char *name;
+    uint64_t roles;
+} module_roles[] = {
+    {"self_attn", ATTN_ROLES},
+    {"self_attention", ATTN_ROLES},
+    {"attn", ATTN_ROLES},
+    {"attention", ATTN_ROLES},
+    {"q_proj", RB(KVB_ROLE_ATTN_Q)},
+    {"k_proj", RB(KVB_ROLE_ATTN_K)},
+    {"v_proj", RB(KVB_ROLE_ATTN_V)},
+    {"o_proj", RB(KVB_ROLE_ATTN_O)},
+    {"qkv_proj", RB(KVB_ROLE_ATTN_QKV)},
+    {"query_key_value", RB(KVB_ROLE_ATTN_QKV)},
+    {"c_attn", RB(KVB_ROLE_ATTN_QKV)},
+    {"Wqkv", RB(KVB_ROLE_ATTN_QKV)},
+    {"q_a_proj", RB(KVB_ROLE_MLA_Q_A)},
+    {"q_b_proj", RB(KVB_ROLE_MLA_Q_B)},
+    {"kv_a_proj_with_mqa", RB(KVB_ROLE_MLA_KV_A)},
+    {"kv_b_proj", RB(KVB_ROLE_MLA_KV_B)},
+    {"indexer", INDEXER_ROLES},
+    {"wq_b", RB(KVB_ROLE_INDEXER_WQ_B)},
+    {"wk", RB(KVB_ROLE_INDEXER_WK)},
+    {"weights_proj", RB(KVB_ROLE_INDEXER_WEIGHTS)},
+    {"mlp", MLP_ROLES},
+    {"feed_forward", MLP_ROLES},
+    {"block_sparse_moe", MLP_ROLES},
+    {"experts", EXPERT_ROLES},
+    {"shared_expert", SHARED_ROLES},
+    {"shared_experts", SHARED_ROLES},
+    {"w1", RB(KVB_ROLE_EXPERT_GATE)},
+    {"w3", RB(KVB_ROLE_EXPERT_UP)},
+    {"w2", RB(KVB_ROLE_EXPERT_DOWN)},
+    {"gate", RB(KVB_ROLE_ROUTER)},
+    {"router", RB(KVB_ROLE_ROUTER)},
+    {"shared_expert_gate", RB(KVB_ROLE_SHARED_EXPERT_GATE)},
+    {"lm_head", RB(KVB_ROLE_LM_HEAD)},
+    {"embed_tokens", RB(KVB_ROLE_EMBED)},
+    {"wte", RB(KVB_ROLE_EMBED)},
+    {"linear_attn", SSM_ROLES},
+    {"mixer", SSM_ROLES},
+    {"mamba", SSM_ROLES},
+    {"in_proj", RB(KVB_ROLE_SSM_IN)},
+    {"in_proj_qkvz", RB(KVB_ROLE_SSM_IN)},
+    {"in_proj_ba", RB(KVB_ROLE_SSM_IN_BA)},
+    {"out_proj", RB(KVB_ROLE_SSM_OUT)},
+};
+
+/* The MLP projections, scoped by the path before them: "experts.*.down_proj"
+ * is an expert's, "shared_expert.down_proj" the shared expert's,
+ * "mlp.down_proj" the dense MLP's; a bare "down_proj" (or ".*down_proj")
+ * matches all three. */
+static uint64_t projection_roles(const char *entry, const char *name)
 {
-    static const char *const parts[] = {
-        "lm_head", "embed", "router",    "norm",        "vision",
-        "visual",  "tower", "projector", "multi_modal", "audio"};
-    for (size_t i = 0; i < KVB__ARRAY_LEN(parts); i++)
-        if (strstr(name, parts[i]))
-            return true;
-    /* MoE routers: "model.layers.0.mlp.gate", "re:.*mlp.gate$" */
-    size_t n = strlen(name);
-    if (n && name[n - 1] == '$')
-        n--;
-    return n >= 4 && strncmp(name + n - 4, "gate", 4) == 0;
+    static const struct {
+        const char *name;
+        int32_t dense, expert, shared;
+    } proj[] = {
+        {"gate_proj", KVB_ROLE_MLP_GATE, KVB_ROLE_EXPERT_GATE,
+         KVB_ROLE_SHARED_GATE},
+        {"up_proj", KVB_ROLE_MLP_UP, KVB_ROLE_EXPERT_UP, KVB_ROLE_SHARED_UP},
+        {"down_proj", KVB_ROLE_MLP_DOWN, KVB_ROLE_EXPERT_DOWN,
+         KVB_ROLE_SHARED_DOWN},
+        {"gate_up_proj", KVB_ROLE_MLP_GATE_UP, KVB_ROLE_EXPERT_GATE,
+         KVB_ROLE_SHARED_GATE},
+    };
+    for (size_t i = 0; i < KVB__ARRAY_LEN(proj); i++) {
+        if (strcmp(name, proj[i].name) != 0)
+            continue;
+        /* the fused gate_up of experts and shared experts is inventoried
+         * as its gate and up halves */
+        uint64_t up = i == 3 ? RB(KVB_ROLE_EXPERT_UP) : 0;
+        uint64_t shared_up = i == 3 ? RB(KVB_ROLE_SHARED_UP) : 0;
+        if (strstr(entry, "shared_expert"))
+            return RB(proj[i].shared) | shared_up;
+        if (strstr(entry, "expert"))
+            return RB(proj[i].expert) | up;
+        char scoped[32];
+        snprintf(scoped, sizeof scoped, "mlp.%s", name);
+        if (strstr(entry, scoped))
+            return RB(proj[i].dense);
+        return RB(proj[i].dense) | RB(proj[i].expert) | up |
+               RB(proj[i].shared) | shared_up;
+    }
+    return 0;
 }
 
-void kvb__quant_ignore_check(kvb__reader *r, json_t *list, const char *key)
+/* Towers and projectors: the inventory's one vision role. */
+static bool names_tower(const char *entry)
 {
-    size_t i, other = 0;
+    static const char *const parts[] = {"vision",    "visual",      "tower",
+                                        "projector", "multi_modal", "audio"};
+    for (size_t i = 0; i < KVB__ARRAY_LEN(parts); i++)
+        if (strstr(entry, parts[i]))
+            return true;
+    return false;
+}
+
+/* The entry without its syntax: "re:" and "\." escapes, a trailing "$",
+ * and trailing wildcards (".*", "*", "."), so that its last component is
+ * the module's name. */
+static void entry_strip(const char *entry, char *out, size_t cap)
+{
+    size_t n = 0;
+    if (strncmp(entry, "re:", 3) == 0)
+        entry += 3;
+    for (const char *p = entry; *p && n + 1 < cap; p++) {
+        if (*p == '\\' && p[1])
+            p++;
+        out[n++] = *p;
+    }
+    out[n] = '\0';
+    while (n && (out[n - 1] == '$' || out[n - 1] == '*' || out[n - 1] == '.' ||
+                 out[n - 1] == '?'))
+        out[--n] = '\0';
+}
+
+/* "layers.12" (not "layers.*"): the layer an entry is about, or -1. */
+static long entry_layer(const char *entry)
+{
+    const char *p = entry;
+    while ((p = strstr(p, "layers.")) != NULL) {
+        p += 7;
+        if (*p >= '0' && *p <= '9')
+            return strtol(p, NULL, 10);
+    }
+    return -1;
+}
+
+/* The roles one entry names (0: none the inventory has); *layer is the
+ * one layer it is limited to, or -1. */
+static uint64_t entry_roles(const char *entry, long *layer)
+{
+    char s[256];
+    entry_strip(entry, s, sizeof s);
+    *layer = entry_layer(s);
+    if (names_tower(s))
+        return RB(KVB_ROLE_VISION);
+    const char *dot = strrchr(s, '.');
+    const char *name = dot ? dot + 1 : s;
+    while (*name == '*' || *name == '(' || *name == '^')
+        name++;
+    if (*name >= '0' && *name <= '9') /* "model.layers.3": the whole layer */
+        return ATTN_ROLES | MLP_ROLES | SSM_ROLES;
+    uint64_t roles = projection_roles(s, name);
+    for (size_t i = 0; !roles && i < KVB__ARRAY_LEN(module_roles); i++)
+        if (strcmp(name, module_roles[i].name) == 0)
+            roles = module_roles[i].roles;
+    return roles;
+}
+
+#define MAX_LISTED_LAYERS 256
+
+/* Roles that per-layer entries name in every layer (RedHatAI's Llama 4
+ * Scout FP8-dynamic lists q/k/v/o_proj of each of its 48 layers; a
+ * published tensor list of nvidia/DeepSeek-R1-0528-FP4 shows layer 0's
+ * self_attn in BF16 beside NVFP4 MLPs); a role named in some layers only
+ * is not modelled, the inventory having roles, not layers. */
+static uint64_t every_layer(const uint64_t *by_layer, uint32_t layers)
+{
+    if (layers == 0 || layers > MAX_LISTED_LAYERS)
+        return 0;
+    uint64_t all = ~(uint64_t)0;
+    for (uint32_t l = 0; l < layers; l++)
+        all &= by_layer[l];
+    return all;
+}
+
+void kvb__quant_ignore_apply(kvb__reader *r, json_t *list, const char *key)
+{
+    size_t i, unmatched = 0;
     json_t *e;
-    const char *first = NULL;
+    const char *first_unmatched = NULL, *first_layered = NULL;
+    uint64_t keep = 0, layered = 0;
+    uint64_t by_layer[MAX_LISTED_LAYERS] = {0};
     json_array_foreach(list, i, e)
     {
         const char *s = json_string_value(e);
-        if (s && !kept_anyway(s) && other++ == 0)
-            first = s;
+        long layer = -1;
+        uint64_t roles = s ? entry_roles(s, &layer) : 0;
+        if (!s)
+            continue;
+        if (!roles || layer >= MAX_LISTED_LAYERS) {
+            if (unmatched++ == 0)
+                first_unmatched = s;
+        } else if (layer >= 0) {
+            by_layer[layer] |= roles;
+            layered |= roles;
+            if (!first_layered)
+                first_layered = s;
+        } else {
+            keep |= roles;
+        }
     }
-    if (other)
+    uint64_t whole = every_layer(by_layer, r->model.num_hidden_layers);
+    keep |= whole;
+    if (keep) {
+        r->quant.keep_roles |= keep;
+        kvb__read_mark(r, KVB_READ_FIELD_QUANT_KEEP_ROLES, -1, -1, -1);
+    }
+    if (layered & ~keep)
         kvb__read_warn(r,
-                       "%s lists %zu module pattern(s) beyond the head, "
-                       "embeddings, routers and towers (first: %.60s): "
-                       "they are sized as quantized, so the weights may be "
+                       "%s names modules of some layers only (first: "
+                       "%.60s): sized as quantized, so the weights may be "
                        "underestimated",
-                       key, other, first);
+                       key, first_layered);
+    if (unmatched)
+        kvb__read_warn(r,
+                       "%s has %zu entr%s that match no tensor role (first: "
+                       "%.60s): sized as quantized",
+                       key, unmatched, unmatched == 1 ? "y" : "ies",
+                       first_unmatched);
 }
 
 static kvb_status by_method(qcfg *q, const char *m)
@@ -402,7 +623,7 @@ kvb_status kvb__quant_config_read(kvb__reader *r, json_t *root, json_t *nested,
     static const char *const lists[] = {"ignore", "modules_to_not_convert",
                                         "llm_int8_skip_modules"};
     for (size_t i = 0; !st && i < KVB__ARRAY_LEN(lists); i++)
-        kvb__quant_ignore_check(r, json_object_get(q.qc, lists[i]), lists[i]);
+        kvb__quant_ignore_apply(r, json_object_get(q.qc, lists[i]), lists[i]);
     if (!st) {
         q.sub = q.subsub = NULL;
         qmark(&q, KVB_READ_FIELD_QUANT_METHOD, "quant_method");
@@ -476,7 +697,7 @@ void kvb__modelopt_read(kvb__reader *r, const char *text, size_t len)
                           "object; ignored");
     if (algo)
         modelopt_algo(r, algo, qz);
-    kvb__quant_ignore_check(r, json_object_get(qz, "exclude_modules"),
+    kvb__quant_ignore_apply(r, json_object_get(qz, "exclude_modules"),
                             "exclude_modules");
     if (kv && !strcmp(kv, "FP8"))
         kvb__read_warn(r, "hf_quant_config.json ships FP8 KV-cache scales "

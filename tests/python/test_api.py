@@ -34,6 +34,21 @@ class TestKnownValues(unittest.TestCase):
         eng, ver = kvbudget.engine("ollama@0.5.7")
         self.assertEqual(kvbudget.engine_version(eng, ver), "0.5.7")
 
+    def test_weights_keep_roles(self):
+        # test_read_config.c: Llama-3.1-8B's attention (1,342,177,280
+        # weights, 327,680 rows) kept in BF16 instead of W8A8 INT8 with
+        # channel scales: 1,340,866,560 bytes more
+        roles = kvbudget.TensorRole
+        attn = sum(1 << r for r in (roles.ATTN_Q, roles.ATTN_K,
+                                    roles.ATTN_V, roles.ATTN_O))
+        base = kvbudget.weights("Llama-3.1-8B",
+                                kvbudget.quant("w8a8-int8", fp8_scale=1))
+        kept = kvbudget.weights("Llama-3.1-8B",
+                                kvbudget.quant("w8a8-int8", fp8_scale=1,
+                                               keep_roles=attn))
+        self.assertEqual(base.bytes, 9086705664)
+        self.assertEqual(kept.bytes - base.bytes, 1340866560)
+
     def test_weights_bf16(self):
         # 8,030,261,248 parameters (Meta's card), 2 bytes each in BF16
         w = kvbudget.weights("llama-3.1-8b")

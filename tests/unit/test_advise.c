@@ -563,6 +563,8 @@ static void test_advise_apply_resets(void **state)
     kvb_gpu g = gpu_of(24 * GIB, 1);
     kvb_serving s = serving_default();
     kvb_error e = KVB_ERROR_INIT;
+    /* the read checkpoint's exclusion list, meaningless for another one */
+    q.keep_roles = (uint64_t)1 << KVB_ROLE_ATTN_Q;
     g.free_bytes = 20 * GIB;
     s.weights_bytes = 15 * GIB;
     s.non_torch_bytes = GIB;
@@ -581,6 +583,7 @@ static void test_advise_apply_resets(void **state)
     assert_int_equal(s.non_torch_bytes, GIB);
     assert_int_equal(g.free_bytes, 20 * GIB);
     assert_true(s.gpu_memory_utilization == 0.8);
+    assert_int_equal(q.keep_roles, (uint64_t)1 << KVB_ROLE_ATTN_Q);
     f.quant_method = KVB_QUANT_AWQ_4;
     f.tensor_parallel_size = 2;
     f.gpu_count = 2;
@@ -588,6 +591,7 @@ static void test_advise_apply_resets(void **state)
     assert_int_equal(s.weights_bytes, 0);
     assert_int_equal(s.non_torch_bytes, KVB_AUTO_BYTES);
     assert_int_equal(q.method, KVB_QUANT_AWQ_4);
+    assert_int_equal(q.keep_roles, 0);
     assert_int_equal(g.count, 2);
     f.gpu_total_bytes = 80 * GIB;
     assert_int_equal(kvb_fix_apply(&f, &q, &g, &s, &e), KVB_OK);

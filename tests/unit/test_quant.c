@@ -237,6 +237,39 @@ static void test_quant_new_formats(void **state)
     assert_int_equal(w.bytes, 589824 + 18432 + 224 + 16384 + 1026560);
 }
 
+/* A checkpoint's exclusion list (quant.keep_roles): the roles it names
+ * stay in the model dtype.  tiny_llama's attention (q, k, v, o: 196608
+ * weights a layer, 393216 in all) kept in BF16 = 786432 bytes; the MLP
+ * in W4A16 g128: 393216 + 12288 + 6 x 16 = 405600; the rest 1026560.
+ * AWQ keeps them in FP16 (the same 2 bytes); the GGUF mixes have no such
+ * list and ignore it. */
+static void test_quant_keep_roles(void **state)
+{
+    (void)state;
+    kvb_model m = tiny_llama();
+    kvb_quant q = quant_of(KVB_QUANT_W4A16);
+    q.keep_roles = (1u << KVB_ROLE_ATTN_Q) | (1u << KVB_ROLE_ATTN_K) |
+                   (1u << KVB_ROLE_ATTN_V) | (1u << KVB_ROLE_ATTN_O);
+    kvb_weights w;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, &e), KVB_OK);
+    assert_int_equal(w.bytes, 786432 + 405600 + 1026560);
+    assert_int_equal(w.quantized_params, 786432);
+    /* AWQ: the MLP as test_quant_awq (68096 x 3 a layer), attention FP16 */
+    q.method = KVB_QUANT_AWQ_4;
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, &e), KVB_OK);
+    assert_int_equal(w.bytes, 786432 + 2 * 3 * 68096 + 1026560);
+    /* GGUF: llama-quantize's rules, not the list (test_quant_gguf_q8_0) */
+    q.method = KVB_QUANT_Q8_0;
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, &e), KVB_OK);
+    assert_int_equal(w.bytes, 1797376 + 5120);
+    /* a bit past the last role is refused by name */
+    q.keep_roles = (uint64_t)1 << KVB_ROLE_LAST_;
+    assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, &e), KVB_ERANGE);
+    assert_string_equal(e.field, "quant.keep_roles");
+}
+
 /* Llama-3.1-8B checkpoints of the 0.2 formats, by the layouts above:
  * 6979321856 linear weights (224 linears, 1376256 output rows) and
  * 1050939392 other parameters in BF16 (2101878784 bytes).
@@ -292,6 +325,32 @@ static void test_quant_awq_checkpoints(void **state)
     q = quant_of(KVB_QUANT_AUTO);
     assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
     assert_int_equal(w.bytes, 16060522496ull);
+}
+
+/* Every checkpoint row with a published size (presets/checkpoints.c):
+ * the inventory in that row's format is within 0.5% of it.  The rows
+ * name Instruct repositories of the preset's architecture. */
+static void test_quant_checkpoints_published(void **state)
+{
+    (void)state;
+    size_t checked = 0;
+    for (size_t i = 0; i < kvb_preset_checkpoint_count(); i++) {
+        uint64_t published = kvb__checkpoint_published_bytes(i);
+        if (!published)
+            continue;
+        kvb_model m = preset_model(kvb_preset_checkpoint_model(i));
+        kvb_quant q = quant_of(kvb_preset_checkpoint_method(i));
+        kvb_weights w;
+        assert_int_equal(KVB_WEIGHTS_INIT(&w), KVB_OK);
+        assert_int_equal(kvb_weights_compute(&m, &q, 1, 1, &w, NULL), KVB_OK);
+        double err = ((double)w.bytes - (double)published) / (double)published;
+        if (err > 0.005 || err < -0.005)
+            fail_msg("%s: computed %llu, published %llu (%.3f%%)",
+                     kvb_preset_checkpoint_name(i), (unsigned long long)w.bytes,
+                     (unsigned long long)published, 100 * err);
+        checked++;
+    }
+    assert_true(checked >= 2);
 }
 
 /* gpt-oss-20b MXFP4 experts: 24 x 32 x (5760x2880 + 2880x2880) weights
@@ -407,7 +466,9 @@ KVB_TESTS(cmocka_unit_test(test_quant_float), cmocka_unit_test(test_quant_awq),
           cmocka_unit_test(test_quant_gguf_mixes_by_hand),
           cmocka_unit_test(test_quant_new_formats),
           cmocka_unit_test(test_quant_new_formats_llama),
+          cmocka_unit_test(test_quant_keep_roles),
           cmocka_unit_test(test_quant_awq_checkpoints),
+          cmocka_unit_test(test_quant_checkpoints_published),
           cmocka_unit_test(test_quant_mxfp4),
           cmocka_unit_test(test_quant_tensor_parallel),
           cmocka_unit_test(test_quant_pipeline_parallel),

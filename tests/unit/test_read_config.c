@@ -310,7 +310,7 @@ static void test_read_config_quant_real(void **state)
 
 static result parse_quant(const char *qc)
 {
-    char buf[1024];
+    char buf[4096];
     snprintf(buf, sizeof buf,
              "{\"model_type\": \"llama\", " BODY
              ", \"torch_dtype\": \"float16\", \"quantization_config\": %s}",
@@ -772,6 +772,19 @@ static void test_read_config_towers(void **state)
     text.vision_kind = KVB_VISION_NONE;
     assert_int_equal(bytes_of(&r.m, &r.q) - bytes_of(&text, &r.q),
                      2 * 871932416ull);
+    /* The same list names q/k/v/o_proj and the router of each of the 48
+     * layers: attention stays BF16 (62,914,560 weights a layer, 12,288
+     * rows), 48 x (2 x 62914560 - 62914560 - 4 x 12288) = 3,017,539,584
+     * bytes more than FP8 with channel scales; nothing is left to warn. */
+    assert_true(r.q.keep_roles >> KVB_ROLE_ATTN_Q & 1u);
+    assert_true(r.q.keep_roles >> KVB_ROLE_ATTN_O & 1u);
+    assert_true(r.q.keep_roles >> KVB_ROLE_ROUTER & 1u);
+    assert_false(r.q.keep_roles >> KVB_ROLE_EXPERT_DOWN & 1u);
+    assert_null(strstr(r.info.warning, "ignore"));
+    kvb_quant all = r.q;
+    all.keep_roles = 0;
+    assert_int_equal(bytes_of(&r.m, &r.q) - bytes_of(&r.m, &all),
+                     3017539584ull);
     /* A tower's size keys are checked like the language model's. */
     r = parse("{\"model_type\": \"gemma3\", \"text_config\": {"
               "\"model_type\": \"gemma3_text\", \"hidden_size\": 2560,"
@@ -845,6 +858,90 @@ static void test_read_config_qwen3_vl(void **state)
     assert_string_equal(e.field, "model.vision_kind");
 }
 
+/* Exclusion lists are applied, not only warned about: the tensor roles
+ * an entry names stay in the model dtype.  BODY is Llama-3.1-8B: per
+ * layer q and o 4096x4096, k and v 1024x4096, 41,943,040 attention
+ * weights and 10,240 output rows; 32 layers: 1,342,177,280 weights.  As
+ * W8A8 INT8 with channel scales they take n + 4 x rows = 1,343,488,000
+ * bytes; kept in float16, 2,684,354,560: 1,340,866,560 more. */
+static void test_read_config_quant_exclusions(void **state)
+{
+    (void)state;
+#define W8A8_CHANNEL                                                           \
+    "{\"quant_method\": \"compressed-tensors\", \"config_groups\": "           \
+    "{\"group_0\": {\"weights\": {\"num_bits\": 8, \"type\": \"int\", "        \
+    "\"strategy\": \"channel\"}}}, \"ignore\": "
+    result base = parse_quant(W8A8_CHANNEL "[\"lm_head\"]}");
+    expect_ok(&base, "w8a8");
+    assert_int_equal(base.q.keep_roles, (uint64_t)1 << KVB_ROLE_LM_HEAD);
+    assert_int_equal(base.info.warning_count, 0);
+    /* compressed-tensors "re:" entries (re.match on the module name) */
+    result r = parse_quant(W8A8_CHANNEL "[\"lm_head\", \"re:.*self_attn.*\"]}");
+    expect_ok(&r, "w8a8 attention ignored");
+    assert_true(r.q.keep_roles >> KVB_ROLE_ATTN_Q & 1u);
+    assert_true(r.q.keep_roles >> KVB_ROLE_ATTN_O & 1u);
+    assert_false(r.q.keep_roles >> KVB_ROLE_MLP_DOWN & 1u);
+    assert_true(r.info.fields_from_file &
+                ((uint64_t)1 << KVB_READ_FIELD_QUANT_KEEP_ROLES));
+    assert_int_equal(r.info.warning_count, 0);
+    assert_int_equal(bytes_of(&r.m, &r.q) - bytes_of(&base.m, &base.q),
+                     1340866560ull);
+    /* the projections one by one, escaped dots and anchors as llm-compressor
+     * writes them: the same bytes */
+    r = parse_quant(W8A8_CHANNEL "[\"lm_head\", \"re:.*q_proj$\", "
+                                 "\"re:.*k_proj$\", \"re:.*v_proj$\", "
+                                 "\"re:.*self_attn\\\\.o_proj$\"]}");
+    expect_ok(&r, "w8a8 projections ignored");
+    assert_int_equal(bytes_of(&r.m, &r.q) - bytes_of(&base.m, &base.q),
+                     1340866560ull);
+    /* a module of every layer, by name (ModelOpt writes one entry per
+     * layer): applied once every one of the 32 layers is named */
+    char list[4096] = W8A8_CHANNEL "[\"lm_head\"";
+    for (int i = 0; i < 32; i++) {
+        char one[64];
+        snprintf(one, sizeof one, ", \"model.layers.%d.self_attn*\"", i);
+        strcat(list, one);
+    }
+    strcat(list, "]}");
+    r = parse_quant(list);
+    expect_ok(&r, "w8a8 per-layer attention");
+    assert_int_equal(r.info.warning_count, 0);
+    assert_int_equal(bytes_of(&r.m, &r.q) - bytes_of(&base.m, &base.q),
+                     1340866560ull);
+    /* one layer only: the inventory has roles, not layers; said */
+    r = parse_quant(W8A8_CHANNEL "[\"lm_head\", "
+                                 "\"model.layers.0.mlp.down_proj\"]}");
+    expect_ok(&r, "w8a8 one layer");
+    assert_int_equal(r.q.keep_roles, (uint64_t)1 << KVB_ROLE_LM_HEAD);
+    assert_non_null(strstr(r.info.warning, "some layers only"));
+    assert_non_null(strstr(r.info.warning, "model.layers.0.mlp.down_proj"));
+    /* an entry that names no tensor the inventory has */
+    r = parse_quant(W8A8_CHANNEL "[\"lm_head\", \"re:.*(q|k)_norm\"]}");
+    expect_ok(&r, "w8a8 unmatched");
+    assert_non_null(strstr(r.info.warning, "match no tensor role"));
+    /* MoE routers: "re:.*mlp.gate$" (llm-compressor's MoE examples) and
+     * AutoAWQ's ["gate"] for Mixtral name the router, not gate_proj */
+    r = parse_quant(W8A8_CHANNEL "[\"lm_head\", \"re:.*mlp.gate$\"]}");
+    expect_ok(&r, "router");
+    assert_int_equal(r.q.keep_roles, ((uint64_t)1 << KVB_ROLE_LM_HEAD) |
+                                         ((uint64_t)1 << KVB_ROLE_ROUTER));
+    assert_int_equal(bytes_of(&r.m, &r.q), bytes_of(&base.m, &base.q));
+    r = parse_quant("{\"quant_method\": \"awq\", \"bits\": 4, "
+                    "\"group_size\": 128, \"version\": \"gemm\", "
+                    "\"modules_to_not_convert\": [\"gate\"]}");
+    expect_ok(&r, "awq gate");
+    assert_int_equal(r.q.keep_roles, (uint64_t)1 << KVB_ROLE_ROUTER);
+    /* expert and shared-expert projections are told apart by their path */
+    r = parse_quant(W8A8_CHANNEL "[\"re:.*shared_expert.down_proj$\", "
+                                 "\"model.layers.*.mlp.experts.*.up_proj\", "
+                                 "\"re:.*mlp.gate_proj$\"]}");
+    expect_ok(&r, "moe scopes");
+    assert_int_equal(r.q.keep_roles, ((uint64_t)1 << KVB_ROLE_SHARED_DOWN) |
+                                         ((uint64_t)1 << KVB_ROLE_EXPERT_UP) |
+                                         ((uint64_t)1 << KVB_ROLE_MLP_GATE));
+#undef W8A8_CHANNEL
+}
+
 KVB_TESTS(cmocka_unit_test(test_read_config_presets),
           cmocka_unit_test(test_read_config_towers),
           cmocka_unit_test(test_read_config_qwen3_vl),
@@ -854,6 +951,7 @@ KVB_TESTS(cmocka_unit_test(test_read_config_presets),
           cmocka_unit_test(test_read_config_quant_real),
           cmocka_unit_test(test_read_config_quant_methods),
           cmocka_unit_test(test_read_config_quant_errors),
+          cmocka_unit_test(test_read_config_quant_exclusions),
           cmocka_unit_test(test_read_config_unknown_type),
           cmocka_unit_test(test_read_config_positions),
           cmocka_unit_test(test_read_config_hostile),

@@ -250,12 +250,15 @@ def quant(method: QuantLike = None, *, group_size: Optional[int] = None,
           dtype: Union[None, str, int] = None,
           kv_cache_dtype: Union[None, str, int] = None,
           fp8_scale: Optional[int] = None,
-          flags: Optional[int] = None) -> Quant:
+          flags: Optional[int] = None,
+          keep_roles: Optional[int] = None) -> Quant:
     """A quantization scheme: a method name ("awq-4", "Q4_K_M") or
-    :class:`QuantMethod`, the C defaults for the rest (``kvb_quant_init``)."""
+    :class:`QuantMethod`, the C defaults for the rest (``kvb_quant_init``).
+    ``keep_roles``: bits ``1 << TensorRole`` left unquantized, as a
+    checkpoint's ignore list says."""
     q = _quant_c(method, group_size=group_size, dtype=dtype,
                  kv_cache_dtype=kv_cache_dtype, fp8_scale=fp8_scale,
-                 flags=flags)
+                 flags=flags, keep_roles=keep_roles)
     return Quant.from_c(q)  # type: ignore[arg-type]
 
 

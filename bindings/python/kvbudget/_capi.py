@@ -191,7 +191,7 @@ class Quant(CStruct):
     _spec_ = (("struct_size", "size_t"), ("method", "int32_t"),
               ("group_size", "uint32_t"), ("dtype", "int32_t"),
               ("kv_cache_dtype", "int32_t"), ("fp8_scale", "int32_t"),
-              ("flags", "uint32_t"))
+              ("flags", "uint32_t"), ("keep_roles", "uint64_t"))
 
 
 @_mirror

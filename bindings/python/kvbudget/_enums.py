@@ -424,6 +424,7 @@ class ReadField(enum.IntEnum):
     QUANT_FP8_SCALE = 31
     QUANT_FLAGS = 32
     WEIGHTS_BYTES = 33
+    QUANT_KEEP_ROLES = 34
 
 class RefSource(enum.IntEnum):
     """``kvb_ref_source``: where a model reference was read from."""

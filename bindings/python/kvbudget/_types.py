@@ -271,6 +271,7 @@ class Quant(_CMirror):
     kv_cache_dtype: Dtype = Dtype.AUTO
     fp8_scale: Fp8Scale = Fp8Scale.TENSOR
     flags: QuantFlag = QuantFlag(0)
+    keep_roles: int = 0
 
 
 @dataclass(frozen=True)

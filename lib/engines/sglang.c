@@ -1129,6 +1129,16 @@ static kvb_status sglang_check_hybrid(const kvb__engine_in *in, kvb_error *err)
                          "SGLang has no model class for %s (Mamba1 "
                          "layers); allowed: vLLM 0.10.2 or later, llama.cpp",
                          kvb_arch_name(m->arch));
+    /* Falcon-H1 ('P'): SGLang's falcon_h1.py puts every layer in both the
+     * KV pool and the mamba pool; which release added it and how its pool
+     * split treats a layer in both is not checked yet, so it is refused
+     * rather than planned as another Mamba2 hybrid. */
+    if (strchr(m->layer_pattern, 'P'))
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
+                         "planning %s (attention and Mamba2 in parallel in "
+                         "every layer) on SGLang is not modelled; allowed: "
+                         "vLLM 0.10.2 or later, llama.cpp",
+                         kvb_arch_name(m->arch));
     uint32_t first = is_gdn(m) ? MAMBA_GDN_SINCE : MAMBA_MAMBA2_SINCE;
     uint32_t v = in->version;
     if (!since(in, first))

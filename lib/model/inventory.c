@@ -210,10 +210,13 @@ static void recurrent(walker *w, int32_t i, bool mamba)
     for (uint32_t k = 0; k < (mamba ? 3u : 2u); k++) /* A_log, dt_bias, D */
         emit(w, KVB_ROLE_SSM_HEAD, i, KVB_SPLIT_COLUMN, 1, heads, 1,
              KVB_ROLE_SSM_HEAD, k);
-    if (mamba)
+    /* Falcon-H1's FalconH1Mixer builds the gated norm only when
+     * mamba_rms_norm is set (modular_falcon_h1.py; vLLM's
+     * Mixer2RMSNormGated then registers no weight). */
+    if (mamba && !has(m, KVB_MODEL_SSM_NO_NORM))
         emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_COLUMN, 1, inner, 1,
              KVB_ROLE_SSM_OUT, 0);
-    else
+    else if (!mamba)
         emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, m->ssm_head_dim, 1,
              KVB_ROLE_SSM_OUT, 0);
     linear(w, KVB_ROLE_SSM_OUT, i, KVB_SPLIT_ROW, 1, m->hidden_size, inner,
@@ -278,16 +281,17 @@ static void layer(walker *w, uint32_t i)
     const kvb_model *m = w->m;
     int32_t li = (int32_t)i;
     char kind = kvb__layer_kind(m, i);
-    if (kind != 'A' && kind != 'G' && kind != 'm' && kind != 'S') {
+    if (kind != 'A' && kind != 'G' && kind != 'm' && kind != 'S' &&
+        kind != 'P') {
         block(w, i, kind);
         return;
     }
-    norm(w, li, m->hidden_size, 0); /* input norm */
-    if (kind == 'G' || kind == 'm') /* Gated DeltaNet; Granite's Mamba2 */
-        recurrent(w, li, kind == 'm');
-    else if (kind == 'S') /* Jamba's Mamba1 */
+    norm(w, li, m->hidden_size, 0);                /* input norm */
+    if (kind == 'G' || kind == 'm' || kind == 'P') /* Gated DeltaNet; Mamba2 */
+        recurrent(w, li, kind != 'G');
+    if (kind == 'S') /* Jamba's Mamba1 */
         mamba1(w, li);
-    else
+    else if (kind == 'A' || kind == 'P') /* Falcon-H1: beside the mixer */
         attention(w, li);
     if (!has(m, KVB_MODEL_PARALLEL_ATTN))
         norm(w, li, m->hidden_size, 1); /* post-attention norm */

@@ -495,15 +495,18 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
     /* An engine whose recurrent-state pool is not modelled (Ollama's
      * estimator, TensorRT-LLM, TGI) would plan such a model as
      * attention only: confidently wrong, so it is refused. */
-    if (kvb__has_recurrent(in->model) && !e->recurrent)
+    if (kvb__has_recurrent(in->model) && !e->recurrent) {
+        /* SGLang refuses Jamba ('S') and Falcon-H1 ('P'): sglang.c */
+        bool sglang = !strchr(in->model->layer_pattern, 'S') &&
+                      !strchr(in->model->layer_pattern, 'P');
         return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
                          "planning a hybrid with recurrent layers (%s) on %s "
                          "is not modelled yet: weights, KV per token and the "
                          "state per request are computed, %s's state pool "
-                         "is not; allowed: llama.cpp, vLLM 0.10.2 or later, "
-                         "SGLang 0.5.2 or later",
-                         kvb_arch_name(in->model->arch), e->display,
-                         e->display);
+                         "is not; allowed: llama.cpp, vLLM 0.10.2 or later%s",
+                         kvb_arch_name(in->model->arch), e->display, e->display,
+                         sglang ? ", SGLang 0.5.2 or later" : "");
+    }
     /* DeepSeek-V3.2's indexer key cache: only an engine that sizes it
      * plans such a model; its check hook refuses what it does not model. */
     if (in->model->index_n_heads && !e->sparse_indexer)

@@ -136,8 +136,8 @@ static void test_falcon_h1_params_by_hand(void **state)
 {
     (void)state;
     const uint64_t H = 1024, V = 32784;
-    uint64_t mixer = H * (2 * 1536 + 2 * 128 + 24) + 1792 * 4 + 1792 +
-                     3 * 24 + 1536 * H;
+    uint64_t mixer =
+        H * (2 * 1536 + 2 * 128 + 24) + 1792 * 4 + 1792 + 3 * 24 + 1536 * H;
     assert_int_equal(mixer, 5014344);
     uint64_t attn = 2 * H * 512 + 2 * H * 128;
     uint64_t layer = mixer + attn + 3 * H * 2048 + 2 * H;
@@ -164,8 +164,8 @@ static void test_falcon_h1_7b_params_by_hand(void **state)
 {
     (void)state;
     const uint64_t H = 3072, V = 130048;
-    uint64_t mixer = H * (2 * 3072 + 2 * 256 + 24) + 3584 * 4 + 3584 +
-                     3 * 24 + 3072 * H;
+    uint64_t mixer =
+        H * (2 * 3072 + 2 * 256 + 24) + 3584 * 4 + 3584 + 3 * 24 + 3072 * H;
     assert_int_equal(mixer, 29976136);
     uint64_t layer = mixer + 2 * H * 1536 + 2 * H * 256 + 3 * H * 12288 + 2 * H;
     uint64_t want = 44 * layer + 2 * V * H + H;
@@ -309,8 +309,7 @@ static void test_falcon_h1_llama_cpp(void **state)
     kvb_error e = KVB_ERROR_INIT;
     assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
     assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
-    assert_int_equal(p.kv_cache_bytes_per_gpu,
-                     2 * 150994944ull + 116342784ull);
+    assert_int_equal(p.kv_cache_bytes_per_gpu, 2 * 150994944ull + 116342784ull);
     assert_non_null(strstr(p.warning, "110.95 MiB of recurrent state"));
 }
 

@@ -1129,10 +1129,12 @@ static kvb_status sglang_check_hybrid(const kvb__engine_in *in, kvb_error *err)
                          "SGLang has no model class for %s (Mamba1 "
                          "layers); allowed: vLLM 0.10.2 or later, llama.cpp",
                          kvb_arch_name(m->arch));
-    /* Falcon-H1 ('P'): SGLang's falcon_h1.py puts every layer in both the
-     * KV pool and the mamba pool; which release added it and how its pool
-     * split treats a layer in both is not checked yet, so it is refused
-     * rather than planned as another Mamba2 hybrid. */
+    /* Falcon-H1 ('P'): SGLang's configs/falcon_h1.py gives every layer as
+     * a full_attention_layer_id and a linear_layer_id (mamba2_cache_params
+     * as vLLM's shape), so the pools would count it twice as here; but
+     * the release that added it, and whether the Mamba2 radix-cache rules
+     * of the table below hold for it, are not checked, so it is refused
+     * rather than planned with another model's release rules. */
     if (strchr(m->layer_pattern, 'P'))
         return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
                          "planning %s (attention and Mamba2 in parallel in "

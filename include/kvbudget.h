@@ -239,6 +239,7 @@ typedef enum kvb_arch {
     KVB_ARCH_GRANITE_H = 19, /* Granite-4.0-H: Mamba2/attention + MoE (@since 0.2) */
     KVB_ARCH_GLM4_MOE = 20,  /* GLM-4.5, GLM-4.6: GQA + MoE (@since 0.2) */
     KVB_ARCH_JAMBA = 21,     /* Jamba: Mamba1/attention + MoE (@since 0.2) */
+    KVB_ARCH_FALCON_H1 = 22, /* Falcon-H1: parallel attention + Mamba2 (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 
@@ -268,7 +269,8 @@ typedef enum kvb_dtype {
 #define KVB_MODEL_FUSED_GATE_UP (1u << 12) /* gate and up stored as one tensor */
 #define KVB_MODEL_SHARED_EXPERT_GATE (1u << 13) /* sigmoid gate on shared expert */
 #define KVB_MODEL_ATTN_GATE (1u << 14)     /* q_proj also yields a sigmoid output gate (Qwen3-Next; @since 0.2) */
-#define KVB_MODEL_FLAGS_ALL_ ((1u << 15) - 1u) /* never use */
+#define KVB_MODEL_SSM_NO_NORM (1u << 15)   /* Mamba2 mixers lack the gated RMSNorm (Falcon-H1 mamba_rms_norm false; @since 0.2) */
+#define KVB_MODEL_FLAGS_ALL_ ((1u << 16) - 1u) /* never use */
 
 /**
  * A decoder-only transformer, described the way its Hugging Face
@@ -318,6 +320,8 @@ typedef struct kvb_model {
      *   '-' MLP only                 'E' MoE only (Nemotron-H blocks)
      *   'm' Mamba2 + MLP/MoE (Granite-4.0-H)
      *   'S' Mamba1 + MLP/MoE (Jamba)
+     *   'P' attention and Mamba2 side by side, then an MLP (Falcon-H1):
+     *       the layer holds KV per token and a Mamba2 state per request
      * The ssm_* fields size both recurrent mixers: Mamba2 (heads =
      * mamba_num_heads, head_dim = mamba_head_dim, groups = n_groups,
      * state = ssm_state_size) and Gated DeltaNet (heads =

@@ -246,11 +246,11 @@ typedef enum kvb__attn_kind {
 uint64_t kvb__head_dim(const kvb_model *m);
 bool kvb__is_mla(const kvb_model *m);
 bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer);
-/* The layer_pattern characters, in a fixed order (at most 8). */
-#define KVB__LAYER_KINDS "AG*M-EmS"
+/* The layer_pattern characters, in a fixed order (at most 16). */
+#define KVB__LAYER_KINDS "AG*M-EmSP"
 /* Layer i's layer_pattern character ('A' when the pattern is empty). */
 char kvb__layer_kind(const kvb_model *m, uint32_t layer);
-bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer); /* A or * */
+bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer); /* A, *, P */
 bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer);  /* A G - E m S */
 /* Some layer is recurrent (Mamba1, Mamba2 or Gated DeltaNet). */
 bool kvb__has_recurrent(const kvb_model *m);

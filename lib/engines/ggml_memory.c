@@ -228,7 +228,10 @@ void kvb__ggml_layer_kv(const kvb_model *m, const kvb__ggml *g, uint32_t il,
 static uint64_t layer_state(const kvb_model *m, uint32_t il)
 {
     char k = kvb__layer_kind(m, il);
-    if (k != 'M' && k != 'G' && k != 'm' && k != 'S')
+    /* Falcon-H1 ('P'): llama_model::create_memory keeps both the KV cells
+     * and the recurrent state of every layer (its filter_attn and
+     * filter_recr accept every layer for LLM_ARCH_FALCON_H1). */
+    if (k != 'M' && k != 'G' && k != 'm' && k != 'S' && k != 'P')
         return 0;
     uint64_t inner = (uint64_t)m->ssm_num_heads * m->ssm_head_dim;
     /* Mamba1 (Jamba) has no B/C groups in the conv: n_group is 0 there. */

@@ -1129,6 +1129,18 @@ static kvb_status sglang_check_hybrid(const kvb__engine_in *in, kvb_error *err)
                          "SGLang has no model class for %s (Mamba1 "
                          "layers); allowed: vLLM 0.10.2 or later, llama.cpp",
                          kvb_arch_name(m->arch));
+    /* Falcon-H1 ('P'): SGLang's configs/falcon_h1.py gives every layer as
+     * a full_attention_layer_id and a linear_layer_id (mamba2_cache_params
+     * as vLLM's shape), so the pools would count it twice as here; but
+     * the release that added it, and whether the Mamba2 radix-cache rules
+     * of the table below hold for it, are not checked, so it is refused
+     * rather than planned with another model's release rules. */
+    if (strchr(m->layer_pattern, 'P'))
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
+                         "planning %s (attention and Mamba2 in parallel in "
+                         "every layer) on SGLang is not modelled; allowed: "
+                         "vLLM 0.10.2 or later, llama.cpp",
+                         kvb_arch_name(m->arch));
     uint32_t first = is_gdn(m) ? MAMBA_GDN_SINCE : MAMBA_MAMBA2_SINCE;
     uint32_t v = in->version;
     if (!since(in, first))

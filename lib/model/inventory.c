@@ -210,10 +210,13 @@ static void recurrent(walker *w, int32_t i, bool mamba)
     for (uint32_t k = 0; k < (mamba ? 3u : 2u); k++) /* A_log, dt_bias, D */
         emit(w, KVB_ROLE_SSM_HEAD, i, KVB_SPLIT_COLUMN, 1, heads, 1,
              KVB_ROLE_SSM_HEAD, k);
-    if (mamba)
+    /* Falcon-H1's FalconH1Mixer builds the gated norm only when
+     * mamba_rms_norm is set (modular_falcon_h1.py; vLLM's
+     * Mixer2RMSNormGated then registers no weight). */
+    if (mamba && !has(m, KVB_MODEL_SSM_NO_NORM))
         emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_COLUMN, 1, inner, 1,
              KVB_ROLE_SSM_OUT, 0);
-    else
+    else if (!mamba)
         emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, m->ssm_head_dim, 1,
              KVB_ROLE_SSM_OUT, 0);
     linear(w, KVB_ROLE_SSM_OUT, i, KVB_SPLIT_ROW, 1, m->hidden_size, inner,
@@ -278,16 +281,17 @@ static void layer(walker *w, uint32_t i)
     const kvb_model *m = w->m;
     int32_t li = (int32_t)i;
     char kind = kvb__layer_kind(m, i);
-    if (kind != 'A' && kind != 'G' && kind != 'm' && kind != 'S') {
+    if (kind != 'A' && kind != 'G' && kind != 'm' && kind != 'S' &&
+        kind != 'P') {
         block(w, i, kind);
         return;
     }
-    norm(w, li, m->hidden_size, 0); /* input norm */
-    if (kind == 'G' || kind == 'm') /* Gated DeltaNet; Granite's Mamba2 */
-        recurrent(w, li, kind == 'm');
-    else if (kind == 'S') /* Jamba's Mamba1 */
+    norm(w, li, m->hidden_size, 0);                /* input norm */
+    if (kind == 'G' || kind == 'm' || kind == 'P') /* Gated DeltaNet; Mamba2 */
+        recurrent(w, li, kind != 'G');
+    if (kind == 'S') /* Jamba's Mamba1 */
         mamba1(w, li);
-    else
+    else if (kind == 'A' || kind == 'P') /* Falcon-H1: beside the mixer */
         attention(w, li);
     if (!has(m, KVB_MODEL_PARALLEL_ATTN))
         norm(w, li, m->hidden_size, 1); /* post-attention norm */
@@ -337,14 +341,29 @@ int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx)
 
 /* ---- names ---- */
 
+/* Families whose recurrent mixer is the module "mamba" (Granite-4.0-H,
+ * Jamba, Falcon-H1). */
+static bool mamba_module(const kvb_model *m)
+{
+    return m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA ||
+           m->arch == KVB_ARCH_FALCON_H1;
+}
+
 /* The recurrent mixer's module: Nemotron-H's mixer, Granite's mamba,
  * Qwen3-Next's linear_attn. */
 static const char *ssm_module(const kvb_model *m)
 {
     return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer"
-           : m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA
-               ? "mamba"
-               : "linear_attn";
+           : mamba_module(m)              ? "mamba"
+                                          : "linear_attn";
+}
+
+/* Falcon-H1 calls its MLP feed_forward (modular_falcon_h1.py
+ * FalconH1DecoderLayer): "mlp.up_proj" is "feed_forward.up_proj" there. */
+static const char *mlp_name(const kvb_model *m, const char *mlp,
+                            const char *feed_forward)
+{
+    return m->arch == KVB_ARCH_FALCON_H1 ? feed_forward : mlp;
 }
 
 static const char *role_suffix(const kvb_model *m, int32_t role)
@@ -365,12 +384,17 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
     case KVB_ROLE_MLA_Q_B: return "self_attn.q_b_proj";
     case KVB_ROLE_MLA_KV_A: return "self_attn.kv_a_proj_with_mqa";
     case KVB_ROLE_MLA_KV_B: return "self_attn.kv_b_proj";
-    case KVB_ROLE_MLP_GATE: return "mlp.gate_proj";
+    case KVB_ROLE_MLP_GATE:
+        return mlp_name(m, "mlp.gate_proj", "feed_forward.gate_proj");
     case KVB_ROLE_MLP_UP:
-        return falcon ? "mlp.dense_h_to_4h" : opt ? "fc1" : "mlp.up_proj";
+        return falcon ? "mlp.dense_h_to_4h"
+               : opt  ? "fc1"
+                      : mlp_name(m, "mlp.up_proj", "feed_forward.up_proj");
     case KVB_ROLE_MLP_GATE_UP: return "mlp.gate_up_proj";
     case KVB_ROLE_MLP_DOWN:
-        return falcon ? "mlp.dense_4h_to_h" : opt ? "fc2" : "mlp.down_proj";
+        return falcon ? "mlp.dense_4h_to_h"
+               : opt  ? "fc2"
+                      : mlp_name(m, "mlp.down_proj", "feed_forward.down_proj");
     case KVB_ROLE_ROUTER: return "mlp.gate";
     case KVB_ROLE_EXPERT_GATE: return "mlp.experts.gate_proj";
     case KVB_ROLE_EXPERT_UP: return "mlp.experts.up_proj";
@@ -382,23 +406,20 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
     case KVB_ROLE_SINKS: return "self_attn.sinks";
     case KVB_ROLE_SSM_IN:
         return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.in_proj"
-               : m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA
-                   ? "mamba.in_proj"
-                   : "linear_attn.in_proj_qkvz";
+               : mamba_module(m)              ? "mamba.in_proj"
+                                              : "linear_attn.in_proj_qkvz";
     case KVB_ROLE_SSM_IN_BA: return "linear_attn.in_proj_ba";
     case KVB_ROLE_INDEXER_WQ_B: return "self_attn.indexer.wq_b";
     case KVB_ROLE_INDEXER_WK: return "self_attn.indexer.wk";
     case KVB_ROLE_INDEXER_WEIGHTS: return "self_attn.indexer.weights_proj";
     case KVB_ROLE_SSM_CONV:
         return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.conv1d"
-               : m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA
-                   ? "mamba.conv1d"
-                   : "linear_attn.conv1d";
+               : mamba_module(m)              ? "mamba.conv1d"
+                                              : "linear_attn.conv1d";
     case KVB_ROLE_SSM_OUT:
         return m->arch == KVB_ARCH_NEMOTRON_H ? "mixer.out_proj"
-               : m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA
-                   ? "mamba.out_proj"
-                   : "linear_attn.out_proj";
+               : mamba_module(m)              ? "mamba.out_proj"
+                                              : "linear_attn.out_proj";
     default: return "";
     }
 }
@@ -410,7 +431,12 @@ static const char *layer_norm_name(const kvb_model *m, uint32_t ordinal)
         "pre_feedforward_layernorm", "post_feedforward_layernorm"};
     static const char *const opt[] = {"self_attn_layer_norm",
                                       "final_layer_norm", "", ""};
-    return (m->arch == KVB_ARCH_OPT ? opt : hf)[ordinal & 3];
+    /* Falcon-H1: input_layernorm and pre_ff_layernorm (modular_falcon_h1.py) */
+    static const char *const fh1[] = {"input_layernorm", "pre_ff_layernorm", "",
+                                      ""};
+    return (m->arch == KVB_ARCH_OPT         ? opt
+            : m->arch == KVB_ARCH_FALCON_H1 ? fh1
+                                            : hf)[ordinal & 3];
 }
 
 static void norm_name(const kvb_model *m, const kvb__tdesc *t,
@@ -461,7 +487,9 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
         snprintf(prefix, sizeof prefix, "%s.layers.%d", root, t->layer);
     else
         snprintf(prefix, sizeof prefix, "%s.%s", root,
-                 opt ? "final_layer_norm" : "norm");
+                 opt                             ? "final_layer_norm"
+                 : m->arch == KVB_ARCH_FALCON_H1 ? "final_layernorm"
+                                                 : "norm");
     if (t->of_role == KVB_ROLE_SSM_IN_BA && m->arch == KVB_ARCH_JAMBA) {
         mamba1_name(t, prefix, buf, cap);
         return;

@@ -64,7 +64,8 @@ uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last)
     if (!m->layer_pattern[0])
         return last > first ? last - first : 0;
     return kvb__count_kind(m, first, last, 'A') +
-           kvb__count_kind(m, first, last, '*');
+           kvb__count_kind(m, first, last, '*') +
+           kvb__count_kind(m, first, last, 'P');
 }
 
 /*

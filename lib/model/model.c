@@ -52,6 +52,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_GRANITE_H, "granitemoehybrid"},
     {KVB_ARCH_GLM4_MOE, "glm4_moe"},
     {KVB_ARCH_JAMBA, "jamba"},
+    {KVB_ARCH_FALCON_H1, "falcon_h1"},
 };
 
 static const name_row dtype_names[] = {
@@ -158,19 +159,21 @@ char kvb__layer_kind(const kvb_model *m, uint32_t layer)
 bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer)
 {
     char k = kvb__layer_kind(m, layer);
-    return k == 'A' || k == '*';
+    return k == 'A' || k == '*' || k == 'P';
 }
 
 bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer)
 {
     char k = kvb__layer_kind(m, layer);
-    return k == 'A' || k == 'G' || k == '-' || k == 'E' || k == 'm' || k == 'S';
+    return k == 'A' || k == 'G' || k == '-' || k == 'E' || k == 'm' ||
+           k == 'S' || k == 'P';
 }
 
 bool kvb__has_recurrent(const kvb_model *m)
 {
     return strchr(m->layer_pattern, 'M') || strchr(m->layer_pattern, 'G') ||
-           strchr(m->layer_pattern, 'm') || strchr(m->layer_pattern, 'S');
+           strchr(m->layer_pattern, 'm') || strchr(m->layer_pattern, 'S') ||
+           strchr(m->layer_pattern, 'P');
 }
 
 uint32_t kvb__count_recurrent(const kvb_model *m, uint32_t first, uint32_t last)
@@ -178,7 +181,8 @@ uint32_t kvb__count_recurrent(const kvb_model *m, uint32_t first, uint32_t last)
     return kvb__count_kind(m, first, last, 'M') +
            kvb__count_kind(m, first, last, 'G') +
            kvb__count_kind(m, first, last, 'm') +
-           kvb__count_kind(m, first, last, 'S');
+           kvb__count_kind(m, first, last, 'S') +
+           kvb__count_kind(m, first, last, 'P');
 }
 
 uint32_t kvb__count_kind(const kvb_model *m, uint32_t first, uint32_t last,
@@ -432,7 +436,7 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
         !m->ssm_state_size || !m->ssm_conv_kernel)
         return kvb__fail(
             err, KVB_EINVAL, "model.ssm_num_heads",
-            "model.layer_pattern has recurrent layers (M, G, m, S) "
+            "model.layer_pattern has recurrent layers (M, G, m, S, P) "
             "that need ssm_num_heads, ssm_head_dim, "
             "ssm_n_groups, ssm_state_size and ssm_conv_kernel; "
             "allowed: all > 0");
@@ -441,7 +445,7 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
     if (strchr(m->layer_pattern, 'S') &&
         (m->ssm_head_dim != 1 || m->ssm_n_groups != 1 ||
          strchr(m->layer_pattern, 'M') || strchr(m->layer_pattern, 'm') ||
-         strchr(m->layer_pattern, 'G')))
+         strchr(m->layer_pattern, 'G') || strchr(m->layer_pattern, 'P')))
         return kvb__fail(err, KVB_EINVAL, "model.ssm_head_dim",
                          "model.layer_pattern has Mamba1 layers (S) that "
                          "need ssm_head_dim 1 and ssm_n_groups 1 (not %u, "

@@ -81,6 +81,9 @@ static const family families[] = {
     /* Jamba: plain q/k/v/o without biases, gated SiLU MLPs and experts
      * (modeling_jamba.py); the mixers are read in jamba(). */
     {KVB_ARCH_JAMBA, 0, 0, 0, false},
+    /* Falcon-H1: Llama attention and MLP beside a Mamba2 mixer
+     * (modular_falcon_h1.py); the mixers are read in falcon_h1(). */
+    {KVB_ARCH_FALCON_H1, 0, 0, 0, false},
 };
 
 static const family *family_of(int32_t arch)
@@ -864,7 +867,8 @@ static bool is_hybrid(const cfg *c)
 {
     return c->fam->arch == KVB_ARCH_QWEN3_NEXT ||
            c->fam->arch == KVB_ARCH_NEMOTRON_H ||
-           c->fam->arch == KVB_ARCH_GRANITE_H || c->fam->arch == KVB_ARCH_JAMBA;
+           c->fam->arch == KVB_ARCH_GRANITE_H ||
+           c->fam->arch == KVB_ARCH_JAMBA || c->fam->arch == KVB_ARCH_FALCON_H1;
 }
 
 /* One recurrent size, required: the families' defaults are not read from
@@ -1235,6 +1239,103 @@ static kvb_status jamba(cfg *c)
     return jamba_mamba(c);
 }
 
+/* Falcon-H1's true-or-false keys that change a tensor: each must hold the
+ * value every TII checkpoint writes (false), because vLLM's falcon_h1.py
+ * builds qkv_proj, o_proj, the MLP and the mixer's out_proj without
+ * biases whatever the config says, and transformers would add them. */
+static kvb_status falcon_h1_biases(cfg *c)
+{
+    static const char *const keys[] = {"attention_bias", "mlp_bias",
+                                       "projectors_bias"};
+    kvb_status st = mixer_biases(c, "Mamba2");
+    for (size_t i = 0; !st && i < KVB__ARRAY_LEN(keys); i++) {
+        bool on = false;
+        st = get_bool(c, c->obj, keys[i], false, &on);
+        if (!st && on)
+            return cfg_fail(c, KVB_EUNSUPPORTED, keys[i],
+                            "falcon_h1 with %s true is not modelled (vLLM "
+                            "builds that layer without a bias, "
+                            "transformers with one); allowed: false",
+                            keys[i]);
+    }
+    return st;
+}
+
+/* Falcon-H1's mixer width: mamba_d_ssm, or mamba_expand x hidden_size
+ * when it is null; mamba_d_head "auto" is that width over mamba_n_heads
+ * (configuration_falcon_h1.py __post_init__), and heads x head_dim must
+ * equal the width (its validate_architecture). */
+static kvb_status falcon_h1_head(cfg *c, kvb_model *m)
+{
+    char key[64];
+    bool found = false;
+    uint64_t inner = 0, expand = 0;
+    json_t *d = json_object_get(c->obj, "mamba_d_ssm");
+    kvb_status st = KVB_OK;
+    if (d && !json_is_null(d)) {
+        st = get_u64(c, c->obj, "mamba_d_ssm", &inner, key, &found);
+    } else {
+        st = get_u64(c, c->obj, "mamba_expand", &expand, key, &found);
+        inner = found && expand <= 64 ? expand * m->hidden_size : 0;
+    }
+    if (!st && (inner == 0 || inner > ((uint64_t)1 << 20)))
+        return cfg_fail(c, KVB_ERANGE, "mamba_d_ssm",
+                        "mamba_d_ssm (or mamba_expand x hidden_size) is "
+                        "missing or out of range; allowed: 1..1048576");
+    const char *v = get_string(c->obj, "mamba_d_head");
+    if (!st && v && strcmp(v, "auto") == 0)
+        m->ssm_head_dim = (uint32_t)(inner / m->ssm_num_heads);
+    else if (!st)
+        st = ssm_size(c, "mamba_d_head", &m->ssm_head_dim);
+    if (!st && (uint64_t)m->ssm_head_dim * m->ssm_num_heads != inner)
+        return cfg_fail(c, KVB_EINVAL, "mamba_d_head",
+                        "mamba_n_heads x mamba_d_head (%u x %u) is not "
+                        "mamba_d_ssm (%llu); allowed: equal, as "
+                        "transformers requires",
+                        m->ssm_num_heads, m->ssm_head_dim,
+                        (unsigned long long)inner);
+    return st;
+}
+
+/*
+ * Falcon-H1 (configuration_falcon_h1.py, modular_falcon_h1.py; vLLM
+ * falcon_h1.py FalconH1ParallelHybrid): every layer runs self_attn and a
+ * Mamba2 mixer side by side on one input norm, then pre_ff_layernorm and
+ * a gated SiLU MLP ('P'); layers_block_type is "hybrid" for every layer.
+ * The mixer's gated norm exists only with mamba_rms_norm.  The *_multiplier
+ * keys scale activations and change no size.
+ */
+static kvb_status falcon_h1(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    bool norm = false;
+    kvb_status st = falcon_h1_biases(c);
+    if (!st)
+        st = get_bool(c, c->obj, "mamba_rms_norm", false, &norm);
+    if (!st)
+        st = ssm_size(c, "mamba_n_heads", &m->ssm_num_heads);
+    if (!st)
+        st = falcon_h1_head(c, m);
+    if (!st)
+        st = ssm_size(c, "mamba_n_groups", &m->ssm_n_groups);
+    if (!st)
+        st = ssm_size(c, "mamba_d_state", &m->ssm_state_size);
+    if (!st)
+        st = ssm_size(c, "mamba_d_conv", &m->ssm_conv_kernel);
+    if (!st && m->num_hidden_layers >= sizeof m->layer_pattern)
+        return cfg_fail(c, KVB_ERANGE, "num_hidden_layers",
+                        "num_hidden_layers (%u) is out of range for a "
+                        "hybrid; allowed: at most %zu",
+                        m->num_hidden_layers, sizeof m->layer_pattern - 1);
+    if (st)
+        return st;
+    memset(m->layer_pattern, 'P', m->num_hidden_layers);
+    m->layer_pattern[m->num_hidden_layers] = 0;
+    if (!norm)
+        m->flags |= KVB_MODEL_SSM_NO_NORM;
+    return KVB_OK;
+}
+
 static kvb_status hybrid(cfg *c)
 {
     kvb_model *m = &c->r->model;
@@ -1243,6 +1344,7 @@ static kvb_status hybrid(cfg *c)
     kvb_status st = c->fam->arch == KVB_ARCH_QWEN3_NEXT  ? qwen3_next(c)
                     : c->fam->arch == KVB_ARCH_GRANITE_H ? granite_h(c)
                     : c->fam->arch == KVB_ARCH_JAMBA     ? jamba(c)
+                    : c->fam->arch == KVB_ARCH_FALCON_H1 ? falcon_h1(c)
                                                          : nemotron_h(c);
     if (!st)
         cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");
@@ -1477,13 +1579,6 @@ static kvb_status refuse_mllama(cfg *c)
 static const struct {
     const char *type, *missing;
 } unmodelled[] = {
-    /* FalconH1DecoderLayer runs self_attn and a Mamba2 mixer side by side
-     * (vLLM falcon_h1.py registers both per layer, so each layer is in an
-     * attention group and a Mamba group); no layer_pattern letter holds
-     * KV and state together yet, and no published count pins the
-     * mixer's optional gated norm (mamba_rms_norm). */
-    {"falcon_h1", "attention and a Mamba2 mixer in parallel in every layer "
-                  "(one layer kind with both KV and recurrent state)"},
     {"zamba2", "Mamba2 layers with shared attention blocks and their LoRA "
                "adapters"},
     {"zamba", "Mamba1 layers with a shared attention block"},

@@ -376,6 +376,7 @@ typedef struct meta {
     uint64_t alignment;
     /* from the tensor infos */
     bool has_output, qkv_bias, o_bias, score_bias;
+    bool ssm_norm;      /* blk.N.ssm_norm.weight: Falcon-H1's mamba_rms_norm */
     uint64_t embd_rows; /* token_embd.weight ne[1]: the vocabulary */
     uint64_t embd_at;
 } meta;
@@ -542,6 +543,8 @@ static void notice(meta *m, str name, const uint64_t *ne, uint64_t at)
         m->o_bias = true;
     if (str_is(rest, "exp_probs_b.bias"))
         m->score_bias = true;
+    if (str_is(rest, "ssm_norm.weight"))
+        m->ssm_norm = true;
 }
 
 static kvb_status dims(cur *c, str name, uint64_t ne[4], uint64_t *n)
@@ -710,7 +713,15 @@ static const struct {
     {"qwen3next", KVB_ARCH_QWEN3_NEXT},
     {"qwen35", KVB_ARCH_QWEN3_NEXT},
     {"qwen35moe", KVB_ARCH_QWEN3_NEXT},
+    /* attention beside Mamba2 in every layer (recurrent()) */
+    {"falcon-h1", KVB_ARCH_FALCON_H1},
 };
+
+/* Architectures whose recurrent layers this reader lays out. */
+static bool gguf_hybrid(int32_t arch)
+{
+    return arch == KVB_ARCH_QWEN3_NEXT || arch == KVB_ARCH_FALCON_H1;
+}
 
 /* llama.cpp's global-layer period for families that hard-code it. */
 static uint32_t default_pattern(int32_t arch)
@@ -1044,10 +1055,15 @@ static kvb_status ssm_key(gmap *g, int k, uint32_t *out)
  * them out as Qwen3-Next does (src/llama-model.cpp: layer i is recurrent
  * iff (i + 1) % full_attention_interval != 0, the interval 4 when absent;
  * ssm.inner_size = value heads x head dim, ssm.state_size = key head dim,
- * ssm.group_count = key heads, ssm.time_step_rank = value heads).  Any
- * other file with recurrent keys (ssm, shortconv, wkv: Mamba, Nemotron-H,
- * Granite hybrids, Jamba, Falcon-H1, LFM2, RWKV ...) is refused: read as
- * a Llama-shaped decoder, its state would be missed and its KV overstated.
+ * ssm.group_count = key heads, ssm.time_step_rank = value heads).
+ * falcon-h1 (convert_hf_to_gguf.py FalconH1Model, a Mamba2Model:
+ * ssm.inner_size = mamba_d_ssm, ssm.time_step_rank = mamba_n_heads,
+ * ssm.group_count, ssm.state_size, ssm.conv_kernel) has attention and
+ * the Mamba2 mixer in every layer ('P'; llama_model::create_memory keeps
+ * both for every layer).  Any other file with recurrent keys (ssm,
+ * shortconv, wkv: Mamba, Nemotron-H, Granite hybrids, Jamba, LFM2, RWKV
+ * ...) is refused: read as a Llama-shaped decoder, its state would be
+ * missed and its KV overstated.
  */
 static kvb_status recurrent(gmap *g)
 {
@@ -1055,12 +1071,13 @@ static kvb_status recurrent(gmap *g)
     const gval *k = g->m->k;
     bool any = k[K_SSM_CONV].set || k[K_SSM_STATE].set || k[K_SHORTCONV].set ||
                k[K_WKV].set;
-    if (md->arch != KVB_ARCH_QWEN3_NEXT)
+    if (!gguf_hybrid(md->arch))
         return any ? gfail(g->c, KVB_EUNSUPPORTED, "gguf.general.architecture",
                            g->m->arch.at,
                            "general.architecture (%s) has recurrent layers "
                            "(ssm, shortconv or wkv keys) this reader does not "
-                           "lay out; allowed: qwen3next, qwen35, qwen35moe",
+                           "lay out; allowed: qwen3next, qwen35, qwen35moe, "
+                           "falcon-h1",
                            g->c->r->info.arch_name)
                    : KVB_OK;
     uint32_t heads = 0, inner = 0;
@@ -1092,7 +1109,9 @@ static kvb_status recurrent(gmap *g)
     md->ssm_num_heads = heads;
     md->ssm_head_dim = inner / heads;
     for (uint32_t i = 0; i < md->num_hidden_layers; i++)
-        md->layer_pattern[i] = (i + 1) % every == 0 ? 'A' : 'G';
+        md->layer_pattern[i] = md->arch == KVB_ARCH_FALCON_H1 ? 'P'
+                               : (i + 1) % every == 0         ? 'A'
+                                                              : 'G';
     md->layer_pattern[md->num_hidden_layers] = '\0';
     return KVB_OK;
 }
@@ -1104,7 +1123,10 @@ static void finish(gmap *g)
     md->flags = kvb__family_flags(md->arch) |
                 (g->m->qkv_bias ? KVB_MODEL_ATTN_QKV_BIAS : 0u) |
                 (g->m->o_bias ? KVB_MODEL_ATTN_O_BIAS : 0u) |
-                (g->m->score_bias ? KVB_MODEL_ROUTER_SCORE_BIAS : 0u);
+                (g->m->score_bias ? KVB_MODEL_ROUTER_SCORE_BIAS : 0u) |
+                (md->arch == KVB_ARCH_FALCON_H1 && !g->m->ssm_norm
+                     ? KVB_MODEL_SSM_NO_NORM
+                     : 0u);
     kvb__read_mark(r, KVB_READ_FIELD_FLAGS, -1, -1, -1);
     md->tie_word_embeddings = g->m->has_output ? 0u : 1u;
     kvb__read_mark(r, KVB_READ_FIELD_TIE_WORD_EMBEDDINGS, -1, -1, -1);
@@ -1126,11 +1148,11 @@ static kvb_status map_model(cur *c, meta *m)
 {
     gmap g = {c, m, {NULL, 0}, {0}};
     kvb_status st = architecture(&g);
-    if (!st && c->r->model.arch != KVB_ARCH_QWEN3_NEXT)
+    if (!st && !gguf_hybrid(c->r->model.arch))
         st = recurrent(&g); /* refuse before a per-layer key fails */
     if (!st)
         st = read_direct(&g);
-    if (!st && c->r->model.arch == KVB_ARCH_QWEN3_NEXT)
+    if (!st && gguf_hybrid(c->r->model.arch))
         st = recurrent(&g);
     if (!st)
         st = vocabulary(&g);

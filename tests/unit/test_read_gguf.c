@@ -867,6 +867,58 @@ static void test_read_gguf_recurrent(void **state)
     }
 }
 
+/* falcon-h1 (convert_hf_to_gguf.py FalconH1Model): attention beside a
+ * Mamba2 mixer in every layer ('P'); ssm.time_step_rank is mamba_n_heads
+ * and ssm.inner_size mamba_d_ssm, so the head is 256 / 8 = 32 wide; no
+ * blk.N.ssm_norm.weight tensor means no gated norm (mamba_rms_norm
+ * false), one means the norm is there. */
+static void test_read_gguf_falcon_h1(void **state)
+{
+    (void)state;
+    gb b = hybrid_header("falcon-h1", false);
+    parsed r = parse(&b, b.n);
+    expect_ok(&r);
+    assert_int_equal(r.m.arch, KVB_ARCH_FALCON_H1);
+    assert_string_equal(r.m.layer_pattern, "PPPPPPPP");
+    assert_int_equal(r.m.ssm_num_heads, 8);
+    assert_int_equal(r.m.ssm_head_dim, 32);
+    assert_int_equal(r.m.ssm_n_groups, 4);
+    assert_int_equal(r.m.ssm_state_size, 32);
+    assert_int_equal(r.m.head_dim, 64);
+    assert_int_equal(r.m.flags & KVB_MODEL_SSM_NO_NORM, KVB_MODEL_SSM_NO_NORM);
+    assert_int_equal(r.m.flags & KVB_MODEL_ATTN_GATE, 0);
+    free(b.p);
+
+    b = (gb){0};
+    char key[96];
+    header(&b, 3, 1, 15);
+    kv_str(&b, "general.architecture", "falcon-h1");
+#define KV(suffix, v)                                                          \
+    snprintf(key, sizeof key, "falcon-h1." suffix);                            \
+    kv_u32(&b, key, v)
+    KV("block_count", 8);
+    KV("embedding_length", 256);
+    KV("feed_forward_length", 512);
+    KV("attention.head_count", 4);
+    KV("attention.head_count_kv", 2);
+    KV("attention.key_length", 64);
+    KV("attention.value_length", 64);
+    KV("context_length", 4096);
+    KV("vocab_size", 1000);
+    KV("ssm.conv_kernel", 4);
+    KV("ssm.inner_size", 256);
+    KV("ssm.state_size", 32);
+    KV("ssm.time_step_rank", 8);
+    KV("ssm.group_count", 4);
+#undef KV
+    const uint64_t ne[2] = {64, 4};
+    info(&b, "blk.0.ssm_norm.weight", 2, ne, 0, 0, 64 * 4 * 4);
+    r = parse(&b, b.n);
+    expect_ok(&r);
+    assert_int_equal(r.m.flags & KVB_MODEL_SSM_NO_NORM, 0);
+    free(b.p);
+}
+
 /* An mmproj file (convert_hf_to_gguf.py --mmproj, as ggml-org's
  * mmproj-model-f16.gguf files: architecture "clip", clip.vision.* keys)
  * is refused with a pointer to --mmproj; a language model's GGUF has no
@@ -895,6 +947,7 @@ static void test_read_gguf_mmproj(void **state)
 }
 
 KVB_TESTS(cmocka_unit_test(test_read_gguf_q4km_exact),
+          cmocka_unit_test(test_read_gguf_falcon_h1),
           cmocka_unit_test(test_read_gguf_v2),
           cmocka_unit_test(test_read_gguf_truncation),
           cmocka_unit_test(test_read_gguf_every_type),

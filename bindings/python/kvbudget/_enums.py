@@ -64,6 +64,7 @@ class Arch(enum.IntEnum):
     GRANITE_H = 19
     GLM4_MOE = 20
     JAMBA = 21
+    FALCON_H1 = 22
 
 
 class Vision(enum.IntEnum):
@@ -122,6 +123,7 @@ class ModelFlag(enum.IntFlag):
     FUSED_GATE_UP = 1 << 12
     SHARED_EXPERT_GATE = 1 << 13
     ATTN_GATE = 1 << 14
+    SSM_NO_NORM = 1 << 15
 
 
 class QuantMethod(enum.IntEnum):

@@ -239,6 +239,7 @@ typedef enum kvb_arch {
     KVB_ARCH_GRANITE_H = 19, /* Granite-4.0-H: Mamba2/attention + MoE (@since 0.2) */
     KVB_ARCH_GLM4_MOE = 20,  /* GLM-4.5, GLM-4.6: GQA + MoE (@since 0.2) */
     KVB_ARCH_JAMBA = 21,     /* Jamba: Mamba1/attention + MoE (@since 0.2) */
+    KVB_ARCH_MLLAMA = 25,    /* Llama 3.2 Vision: self + cross-attention layers (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 
@@ -318,6 +319,9 @@ typedef struct kvb_model {
      *   '-' MLP only                 'E' MoE only (Nemotron-H blocks)
      *   'm' Mamba2 + MLP/MoE (Granite-4.0-H)
      *   'S' Mamba1 + MLP/MoE (Jamba)
+     *   'X' cross-attention + MLP (mllama: q/k/v/o, q_norm and k_norm,
+     *       tanh gates on attention and MLP; its K/V are the image
+     *       tokens', kept per request)
      * The ssm_* fields size both recurrent mixers: Mamba2 (heads =
      * mamba_num_heads, head_dim = mamba_head_dim, groups = n_groups,
      * state = ssm_state_size) and Gated DeltaNet (heads =
@@ -361,6 +365,10 @@ typedef struct kvb_model {
     uint32_t index_n_heads;            /* indexer query heads */
     uint32_t index_head_dim;           /* indexer head width */
     uint32_t index_topk;               /* tokens each query attends to */
+    /* ---- mllama's tiled tower (@since 0.2; 0 for other towers) ---- */
+    uint32_t vision_global_layers;     /* gated global encoder layers */
+    uint32_t vision_max_tiles;         /* tiles per image (max_num_tiles) */
+    uint32_t vision_aspect_ratios;     /* supported_aspect_ratios entries */
 } kvb_model;
 
 /**
@@ -375,6 +383,7 @@ typedef enum kvb_vision {
     KVB_VISION_QWEN3_VL = 3,   /* Qwen3-VL: LayerNorm ViT + deepstack mergers */
     KVB_VISION_PIXTRAL = 4,    /* Mistral 3: Pixtral encoder + patch merger */
     KVB_VISION_LLAMA4 = 5,     /* Llama 4: ViT + pixel-shuffle adapter */
+    KVB_VISION_MLLAMA = 6,     /* Llama 3.2 Vision: tiled ViT, gated global layers (@since 0.2) */
     KVB_VISION_LAST_           /* never use */
 } kvb_vision;
 
@@ -597,6 +606,7 @@ typedef enum kvb_tensor_role {
     KVB_ROLE_INDEXER_WQ_B = 34, /* sparse-attention indexer wq_b (@since 0.2) */
     KVB_ROLE_INDEXER_WK = 35,   /* sparse-attention indexer wk (@since 0.2) */
     KVB_ROLE_INDEXER_WEIGHTS = 36, /* indexer weights_proj (@since 0.2) */
+    KVB_ROLE_CROSS_GATE = 50,  /* a cross-attention layer's scalar tanh gate (mllama; @since 0.2) */
     KVB_ROLE_LAST_            /* never use */
 } kvb_tensor_role;
 

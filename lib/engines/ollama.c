@@ -572,6 +572,15 @@ const kvb__engine kvb__engine_ollama = {
     .id = KVB_ENGINE_OLLAMA,
     .name = "ollama",
     .display = "Ollama",
+    /* Ollama runs llama3.2-vision on its Go engine (model/models/mllama)
+     * and estimates it with its own mllama case in fs/ggml/ggml.go
+     * GraphSize (an f32 cross-attention cache of 1601 x 4 tokens per
+     * cross layer and its own graph formulas), which ollama.c does not
+     * follow. */
+    .no_cross_attention = "Ollama's own mllama estimate (fs/ggml/ggml.go "
+                          "GraphSize: an f32 cache of 4 x 1601 image tokens "
+                          "per cross-attention layer, its own graphs) is "
+                          "not followed",
     .accounting = ollama_accounting,
     .defaults = ollama_defaults,
     .parallelism_bad = kvb__llama_parallelism_bad,

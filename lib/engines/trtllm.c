@@ -673,6 +673,11 @@ const kvb__engine kvb__engine_trtllm = {
     .id = KVB_ENGINE_TRTLLM,
     .name = "trtllm",
     .display = "TensorRT-LLM",
+    /* TensorRT-LLM builds mllama as an encoder-decoder engine with its
+     * own cross-attention KV pool (cross_kv_cache_fraction). */
+    .no_cross_attention = "TensorRT-LLM builds it as an encoder-decoder "
+                          "engine with a separate cross-attention KV pool "
+                          "(cross_kv_cache_fraction), which is not modelled",
     .variant = trt_variant,
     .accounting = trt_accounting,
     .defaults = trt_defaults,

@@ -64,6 +64,7 @@ class Arch(enum.IntEnum):
     GRANITE_H = 19
     GLM4_MOE = 20
     JAMBA = 21
+    MLLAMA = 25
 
 
 class Vision(enum.IntEnum):
@@ -75,6 +76,7 @@ class Vision(enum.IntEnum):
     QWEN3_VL = 3
     PIXTRAL = 4
     LLAMA4 = 5
+    MLLAMA = 6
 
 
 class Multimodal(enum.IntFlag):
@@ -214,6 +216,7 @@ class TensorRole(enum.IntEnum):
     INDEXER_WQ_B = 34
     INDEXER_WK = 35
     INDEXER_WEIGHTS = 36
+    CROSS_GATE = 50
 
 
 class Storage(enum.IntEnum):

@@ -58,7 +58,8 @@ static void test_mllama_params_by_hand(void **state)
     (void)state;
     uint64_t h = 4096, layer = 2 * h * h + 2 * h * 1024 + 3 * h * 14336 + 2 * h;
     assert_int_equal(layer, 218112000);
-    uint64_t text = 40 * layer + 8 * (2 * 128 + 2) + 128264 * h + 128256 * h + h;
+    uint64_t text =
+        40 * layer + 8 * (2 * 128 + 2) + 128264 * h + 128256 * h + h;
     assert_int_equal(text, 9775192080ull);
     assert_int_equal(tower(h), 863567379ull + 31461376ull);
     assert_int_equal(text + tower(h), 10670220835ull);
@@ -98,6 +99,11 @@ static void test_mllama_read(void **state)
     assert_int_equal(m.vision_max_tiles, 4);
     assert_int_equal(m.vision_aspect_ratios, 8);
     assert_int_equal(m.vision_out_hidden_size, 7680);
+    /* the preset row is the file, field for field */
+    kvb_model p = preset_model("Llama-3.2-11B-Vision-Instruct");
+    memset(p.name, 0, sizeof p.name);
+    memset(m.name, 0, sizeof m.name);
+    assert_memory_equal(&p, &m, sizeof m);
     kvb_model b = config_ok(MLLAMA_90B);
     assert_int_equal(kvb__count_kind(&b, 0, 100, 'X'), 20);
     assert_int_equal(b.layer_pattern[98], 'X');
@@ -225,9 +231,9 @@ static void test_mllama_refused(void **state)
                      KVB_EUNSUPPORTED);
     assert_non_null(strstr(e.message, "PR #8811"));
     /* V1 never ran it */
-    assert_int_equal(plan_on(&m, KVB_ENGINE_VLLM, 1001, KVB_ACCOUNTING_VLLM_V1,
-                             &p, &e),
-                     KVB_EUNSUPPORTED);
+    assert_int_equal(
+        plan_on(&m, KVB_ENGINE_VLLM, 1001, KVB_ACCOUNTING_VLLM_V1, &p, &e),
+        KVB_EUNSUPPORTED);
     assert_string_equal(e.field, "serving.accounting");
     static const struct {
         int32_t engine;
@@ -258,18 +264,17 @@ static void test_mllama_reader_refusals(void **state)
                                    "\"cross_layers_renamed\"", &m, &e),
                      KVB_EINVAL);
     assert_string_equal(e.field, "config.text_config.cross_attention_layers");
-    assert_int_equal(config_edited(MLLAMA_11B, "      38\n", "      40\n", &m,
-                                   &e),
-                     KVB_ERANGE);
-    assert_int_equal(config_edited(MLLAMA_11B, "      38\n", "      33\n", &m,
-                                   &e),
-                     KVB_ERANGE);
+    assert_int_equal(
+        config_edited(MLLAMA_11B, "      38\n", "      40\n", &m, &e),
+        KVB_ERANGE);
+    assert_int_equal(
+        config_edited(MLLAMA_11B, "      38\n", "      33\n", &m, &e),
+        KVB_ERANGE);
 }
 
 KVB_TESTS(cmocka_unit_test(test_mllama_params_by_hand),
           cmocka_unit_test(test_mllama_read),
           cmocka_unit_test(test_mllama_tensor_names),
-          cmocka_unit_test(test_mllama_kv),
-          cmocka_unit_test(test_mllama_vllm),
+          cmocka_unit_test(test_mllama_kv), cmocka_unit_test(test_mllama_vllm),
           cmocka_unit_test(test_mllama_refused),
           cmocka_unit_test(test_mllama_reader_refusals));

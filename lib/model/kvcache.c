@@ -61,10 +61,13 @@ void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
 
 /* Layers with a KV cache page per token.  mllama's cross-attention
  * layers ('X') count: the one engine that plans it, vLLM V0, gives every
- * layer of the text model a cache of num_gpu_blocks blocks (CacheEngine,
- * num_attention_layers = text num_hidden_layers) and pages the image
- * tokens' K/V into the same block pool (the cross block table), so each
- * block costs every layer whichever table holds it. */
+ * layer of the text model a cache of num_gpu_blocks blocks
+ * (vllm/worker/cache_engine.py, num_attention_layers = the text
+ * num_hidden_layers) and pages the image tokens' K/V into the same pool
+ * (vllm/core/block_manager.py SelfAttnBlockSpaceManager.allocate: the
+ * encoder sequence's cross_block_tables come from the same
+ * block_allocator), so each block costs every layer whichever table
+ * holds it. */
 uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last)
 {
     if (!m->layer_pattern[0])

@@ -1311,8 +1311,7 @@ const kvb__engine kvb__engine_llama_cpp = {
     .display = "llama.cpp",
     /* llama.cpp has no mllama architecture (src/llama-arch.cpp); the
      * Llama 3.2 Vision GGUFs are Ollama's, for its own engine. */
-    .no_cross_attention = "llama.cpp has no mllama architecture; its "
-                          "GGUFs run only on Ollama's own engine",
+    .no_cross_attention = "llama.cpp has no mllama architecture",
     .parse_version = llama_parse_version,
     .format_version = llama_format_version,
     .accounting = llama_accounting,

@@ -781,9 +781,9 @@ const kvb__engine kvb__engine_tgi = {
     /* TGI serves it (server/text_generation_server/models/
      * mllama_causal_lm.py) keeping each batch's cross_attention_states
      * as tensors beside its paged KV blocks: not modelled. */
-    .no_cross_attention = "TGI keeps each batch's cross_attention_states "
-                          "beside its paged KV blocks "
-                          "(mllama_causal_lm.py), which is not modelled",
+    .no_cross_attention = "the cross_attention_states it keeps beside "
+                          "its KV blocks (mllama_causal_lm.py) are not "
+                          "modelled",
     .accounting = tgi_accounting,
     .defaults = tgi_defaults,
     .check = tgi_check,

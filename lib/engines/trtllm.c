@@ -675,9 +675,8 @@ const kvb__engine kvb__engine_trtllm = {
     .display = "TensorRT-LLM",
     /* TensorRT-LLM builds mllama as an encoder-decoder engine with its
      * own cross-attention KV pool (cross_kv_cache_fraction). */
-    .no_cross_attention = "TensorRT-LLM builds it as an encoder-decoder "
-                          "engine with a separate cross-attention KV pool "
-                          "(cross_kv_cache_fraction), which is not modelled",
+    .no_cross_attention = "its encoder-decoder engine's cross KV pool "
+                          "(cross_kv_cache_fraction) is not modelled",
     .variant = trt_variant,
     .accounting = trt_accounting,
     .defaults = trt_defaults,

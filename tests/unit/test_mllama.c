@@ -239,7 +239,7 @@ static void test_mllama_refused(void **state)
         int32_t engine;
         const char *says;
     } others[] = {
-        {KVB_ENGINE_OLLAMA, "on Ollama is not modelled: Ollama's own mllama"},
+        {KVB_ENGINE_OLLAMA, "from 0.30.0 (PR #16031)"},
         {KVB_ENGINE_LLAMA_CPP, "llama.cpp has no mllama architecture"},
         {KVB_ENGINE_SGLANG, "on SGLang is not modelled"},
         {KVB_ENGINE_TGI, "cross_attention_states"},
@@ -249,7 +249,8 @@ static void test_mllama_refused(void **state)
         assert_int_equal(plan_on(&m, others[i].engine, 0, -1, &p, &e),
                          KVB_EUNSUPPORTED);
         assert_string_equal(e.field, "serving.engine");
-        if (!strstr(e.message, others[i].says))
+        if (!strstr(e.message, others[i].says) ||
+            !strstr(e.message, "; allowed: vLLM 0.6.2 to 0.10.2 (V0)"))
             fail_msg("engine %d: %s", others[i].engine, e.message);
     }
 }

@@ -734,7 +734,9 @@ kvb_status kvb_weights_init(kvb_weights *w, size_t struct_size);
  * FP8 with a 4-byte scale per 128: index_head_dim + index_head_dim / 128
  * x 4 bytes, as vLLM 0.11.0's DeepseekV32IndexerCache.  Sliding and chunked
  * layers are counted as full layers here (this is the per-token rate, not
- * the capacity).
+ * the capacity).  mllama's cross-attention layers ('X') count too, as vLLM
+ * V0 pages every layer per block; the image tokens they keep per request
+ * (max_num_tiles x (patches + 1) per image) are not in this rate.
  * @param[out] whole    all layers, unsplit.
  * @param[out] per_gpu  on the busiest rank: KV heads / TP, at least one
  *                      head per rank (replicated past their count), the

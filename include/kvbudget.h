@@ -240,6 +240,7 @@ typedef enum kvb_arch {
     KVB_ARCH_GLM4_MOE = 20,  /* GLM-4.5, GLM-4.6: GQA + MoE (@since 0.2) */
     KVB_ARCH_JAMBA = 21,     /* Jamba: Mamba1/attention + MoE (@since 0.2) */
     KVB_ARCH_FALCON_H1 = 22, /* Falcon-H1: parallel attention + Mamba2 (@since 0.2) */
+    KVB_ARCH_MLLAMA = 25,    /* Llama 3.2 Vision: self + cross-attention layers (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 
@@ -322,6 +323,9 @@ typedef struct kvb_model {
      *   'S' Mamba1 + MLP/MoE (Jamba)
      *   'P' attention and Mamba2 side by side, then an MLP (Falcon-H1):
      *       the layer holds KV per token and a Mamba2 state per request
+     *   'X' cross-attention + MLP (mllama: q/k/v/o, q_norm and k_norm,
+     *       tanh gates on attention and MLP; its K/V are the image
+     *       tokens', kept per request)
      * The ssm_* fields size both recurrent mixers: Mamba2 (heads =
      * mamba_num_heads, head_dim = mamba_head_dim, groups = n_groups,
      * state = ssm_state_size) and Gated DeltaNet (heads =
@@ -365,6 +369,10 @@ typedef struct kvb_model {
     uint32_t index_n_heads;            /* indexer query heads */
     uint32_t index_head_dim;           /* indexer head width */
     uint32_t index_topk;               /* tokens each query attends to */
+    /* ---- mllama's tiled tower (@since 0.2; 0 for other towers) ---- */
+    uint32_t vision_global_layers;     /* gated global encoder layers */
+    uint32_t vision_max_tiles;         /* tiles per image (max_num_tiles) */
+    uint32_t vision_aspect_ratios;     /* supported_aspect_ratios entries */
 } kvb_model;
 
 /**
@@ -379,6 +387,7 @@ typedef enum kvb_vision {
     KVB_VISION_QWEN3_VL = 3,   /* Qwen3-VL: LayerNorm ViT + deepstack mergers */
     KVB_VISION_PIXTRAL = 4,    /* Mistral 3: Pixtral encoder + patch merger */
     KVB_VISION_LLAMA4 = 5,     /* Llama 4: ViT + pixel-shuffle adapter */
+    KVB_VISION_MLLAMA = 6,     /* Llama 3.2 Vision: tiled ViT, gated global layers (@since 0.2) */
     KVB_VISION_LAST_           /* never use */
 } kvb_vision;
 
@@ -608,6 +617,7 @@ typedef enum kvb_tensor_role {
     KVB_ROLE_INDEXER_WQ_B = 34, /* sparse-attention indexer wq_b (@since 0.2) */
     KVB_ROLE_INDEXER_WK = 35,   /* sparse-attention indexer wk (@since 0.2) */
     KVB_ROLE_INDEXER_WEIGHTS = 36, /* indexer weights_proj (@since 0.2) */
+    KVB_ROLE_CROSS_GATE = 50,  /* a cross-attention layer's scalar tanh gate (mllama; @since 0.2) */
     KVB_ROLE_LAST_            /* never use */
 } kvb_tensor_role;
 
@@ -735,7 +745,9 @@ kvb_status kvb_weights_init(kvb_weights *w, size_t struct_size);
  * FP8 with a 4-byte scale per 128: index_head_dim + index_head_dim / 128
  * x 4 bytes, as vLLM 0.11.0's DeepseekV32IndexerCache.  Sliding and chunked
  * layers are counted as full layers here (this is the per-token rate, not
- * the capacity).
+ * the capacity).  mllama's cross-attention layers ('X') count too, as vLLM
+ * V0 pages every layer per block; the image tokens they keep per request
+ * (max_num_tiles x (patches + 1) per image) are not in this rate.
  * @param[out] whole    all layers, unsplit.
  * @param[out] per_gpu  on the busiest rank: KV heads / TP, at least one
  *                      head per rank (replicated past their count), the

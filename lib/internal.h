@@ -246,12 +246,13 @@ typedef enum kvb__attn_kind {
 uint64_t kvb__head_dim(const kvb_model *m);
 bool kvb__is_mla(const kvb_model *m);
 bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer);
-/* The layer_pattern characters, in a fixed order (at most 16). */
-#define KVB__LAYER_KINDS "AG*M-EmSP"
+/* The layer_pattern characters, in a fixed order (at most 16: weights.c). */
+#define KVB__LAYER_KINDS "AG*M-EmSPX"
 /* Layer i's layer_pattern character ('A' when the pattern is empty). */
 char kvb__layer_kind(const kvb_model *m, uint32_t layer);
 bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer); /* A, *, P */
-bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer);  /* A G - E m S */
+bool kvb__layer_has_mlp(const kvb_model *m,
+                        uint32_t layer); /* A G - E m S P X */
 /* Some layer is recurrent (Mamba1, Mamba2 or Gated DeltaNet). */
 bool kvb__has_recurrent(const kvb_model *m);
 /* Recurrent layers (M, G, m, S) among [first, last). */
@@ -400,8 +401,14 @@ uint64_t kvb__kv_heads_per_rank(const kvb_model *m, uint32_t tp);
 /* KV bytes per token: whole model, and the busiest rank (may be NULL). */
 void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                    uint32_t pp, uint64_t *whole, uint64_t *per_gpu);
-/* Attention layers among [first, last) (a hybrid's others cache no KV). */
+/* Attention layers among [first, last) (a hybrid's others cache no KV;
+ * mllama's cross-attention layers count, as vLLM V0 pages them). */
 uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last);
+/* mllama: encoder tokens of one image (max_num_tiles x (patches + 1)),
+ * and their K/V in the cross-attention layers on one rank; 0 otherwise. */
+uint64_t kvb__cross_tokens_per_image(const kvb_model *m);
+uint64_t kvb__cross_kv_bytes_per_image(const kvb_model *m, const kvb_quant *q,
+                                       uint32_t tp);
 /* One request's recurrent state in one recurrent layer on one rank. */
 void kvb__state_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                       uint64_t *conv, uint64_t *ssm);
@@ -665,6 +672,11 @@ struct kvb__engine {
      * a pod without nvidia.com/gpu then runs, unplanned, rather than
      * failing (advice/check.c). */
     bool runs_on_cpu;
+    /* Plans mllama (cross-attention layers, 'X'): its check hook refuses
+     * the releases that do not serve it.  false: refused by name, with
+     * no_cross_attention as the reason (plan.c). */
+    bool cross_attention;
+    const char *no_cross_attention;
 };
 
 /* e->remedy(kind, quant), or NULL when e or its hook is NULL. */

@@ -128,6 +128,9 @@ static const field_row model_fields[] = {
     F(T, index_n_heads, uint32_t),
     F(T, index_head_dim, uint32_t),
     F(T, index_topk, uint32_t),
+    F(T, vision_global_layers, uint32_t),
+    F(T, vision_max_tiles, uint32_t),
+    F(T, vision_aspect_ratios, uint32_t),
 };
 #undef T
 

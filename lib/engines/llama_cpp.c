@@ -1309,6 +1309,9 @@ const kvb__engine kvb__engine_llama_cpp = {
     .id = KVB_ENGINE_LLAMA_CPP,
     .name = "llama.cpp",
     .display = "llama.cpp",
+    /* llama.cpp has no mllama architecture (src/llama-arch.cpp); the
+     * Llama 3.2 Vision GGUFs are Ollama's, for its own engine. */
+    .no_cross_attention = "llama.cpp has no mllama architecture",
     .parse_version = llama_parse_version,
     .format_version = llama_format_version,
     .accounting = llama_accounting,

@@ -573,6 +573,17 @@ const kvb__engine kvb__engine_ollama = {
     .name = "ollama",
     .display = "Ollama",
     .runs_on_cpu = true, /* no GPU found: the CPU runner */
+    /* Through 0.29 Ollama ran llama3.2-vision on its Go engine
+     * (model/models/mllama, one request at a time: server/sched.go) and
+     * estimated it with its own mllama case in fs/ggml/ggml.go GraphSize
+     * (an f32 cross-attention cache of 1601 x 4 tokens per cross layer
+     * and its own graph formulas), which ollama.c does not follow.  From
+     * 0.30.0 (PR #16031: llama-server only) it does not run it at all
+     * (integration/reg_release_test.go: "re-enable when llama.cpp
+     * supports mllama"). */
+    .no_cross_attention = "its own mllama estimate (fs/ggml/ggml.go) is "
+                          "not followed; from 0.30.0 (PR #16031) it does "
+                          "not run mllama",
     .accounting = ollama_accounting,
     .defaults = ollama_defaults,
     .parallelism_bad = kvb__llama_parallelism_bad,

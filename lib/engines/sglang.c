@@ -1198,6 +1198,11 @@ const kvb__engine kvb__engine_sglang = {
     .id = KVB_ENGINE_SGLANG,
     .name = "sglang",
     .display = "SGLang",
+    /* SGLang serves MllamaForConditionalGeneration (srt/models/mllama.py)
+     * as an encoder-decoder model whose token pool also holds the image
+     * tokens; that sizing is not modelled. */
+    .no_cross_attention = "the image tokens' K/V in its token pool "
+                          "(encoder-decoder) are not modelled",
     .accounting = sglang_accounting,
     .defaults = sglang_defaults,
     .check = sglang_check,

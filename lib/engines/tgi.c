@@ -885,6 +885,12 @@ const kvb__engine kvb__engine_tgi = {
     .id = KVB_ENGINE_TGI,
     .name = "tgi",
     .display = "TGI",
+    /* TGI serves it (server/text_generation_server/models/
+     * mllama_causal_lm.py) keeping each batch's cross_attention_states
+     * as tensors beside its paged KV blocks: not modelled. */
+    .no_cross_attention = "the cross_attention_states it keeps beside "
+                          "its KV blocks (mllama_causal_lm.py) are not "
+                          "modelled",
     .accounting = tgi_accounting,
     .defaults = tgi_defaults,
     .check = tgi_check,

@@ -705,6 +705,10 @@ const kvb__engine kvb__engine_trtllm = {
     .id = KVB_ENGINE_TRTLLM,
     .name = "trtllm",
     .display = "TensorRT-LLM",
+    /* TensorRT-LLM builds mllama as an encoder-decoder engine with its
+     * own cross-attention KV pool (cross_kv_cache_fraction). */
+    .no_cross_attention = "its encoder-decoder engine's cross KV pool "
+                          "(cross_kv_cache_fraction) is not modelled",
     .variant = trt_variant,
     .accounting = trt_accounting,
     .defaults = trt_defaults,

@@ -1481,6 +1481,8 @@ const char *kvb__vllm_v0_fallback(const kvb__engine_in *in)
     uint32_t v = in->version;
     if (v == 0 || v < 800 || v >= 1100)
         return NULL;
+    if (strchr(in->model->layer_pattern, 'X'))
+        return "a V0-only model (mllama is SupportsV0Only)";
     uint32_t cc = in->gpu->compute_capability;
     if (cc && cc < 80)
         return "compute capability below 8.0";
@@ -1505,6 +1507,9 @@ static int32_t vllm_accounting_of(const kvb__engine_in *in)
     bool newest = in->version == 0 || in->version >= 2100;
     if (forced == KVB_ACCOUNTING_VLLM_V0)
         return forced;
+    /* mllama runs on V0 only (cross_check refuses a forced V1) */
+    if (strchr(in->model->layer_pattern, 'X'))
+        return KVB_ACCOUNTING_VLLM_V0;
     if (forced == KVB_ACCOUNTING_VLLM_V1 ||
         forced == KVB_ACCOUNTING_VLLM_V1_021)
         return newest ? KVB_ACCOUNTING_VLLM_V1_021 : KVB_ACCOUNTING_VLLM_V1;
@@ -1639,8 +1644,53 @@ static kvb_status indexer_check(const kvb__engine_in *in, kvb_error *err)
     return KVB_OK;
 }
 
+/*
+ * mllama (Llama 3.2 Vision) on vLLM: added by PR #8811 (merged
+ * 2024-09-25, released in 0.6.2) as an encoder-decoder model of the V0
+ * engine; MllamaForConditionalGeneration is SupportsV0Only, so 0.8-0.10
+ * fall back to V0 for it; PR #24907 (merged 2025-09-15, "Remove V0
+ * Encoder-Decoder Support": Whisper is the only encoder-decoder model
+ * left) removed it, so 0.11.0 and later do not serve it (PR #24961 lists
+ * it among the previously supported models).
+ */
+#define MLLAMA_FIRST V(0, 6, 2)
+#define MLLAMA_GONE  V(0, 11, 0)
+
+static kvb_status cross_check(const kvb__engine_in *in, kvb_error *err)
+{
+    if (!strchr(in->model->layer_pattern, 'X'))
+        return KVB_OK;
+    char release[32] = "the newest vLLM";
+    if (in->version)
+        snprintf(release, sizeof release, "vLLM %u.%u.%u", in->version / 10000,
+                 in->version / 100 % 100, in->version % 100);
+    if (in->version == 0 || in->version >= MLLAMA_GONE)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine_version",
+                         "%s does not serve mllama (Llama 3.2 Vision): PR "
+                         "#24907 removed V0's encoder-decoder models with "
+                         "it from 0.11.0; allowed: engine_version 0.6.2 to "
+                         "0.10.2",
+                         release);
+    if (in->version < MLLAMA_FIRST)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine_version",
+                         "%s has no mllama (Llama 3.2 Vision): PR #8811 "
+                         "added it in 0.6.2; allowed: engine_version 0.6.2 "
+                         "to 0.10.2",
+                         release);
+    int32_t a = in->s.accounting;
+    if (a == KVB_ACCOUNTING_VLLM_V1 || a == KVB_ACCOUNTING_VLLM_V1_021)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.accounting",
+                         "mllama (Llama 3.2 Vision) is SupportsV0Only: "
+                         "vLLM's V1 engine never ran it; allowed: vllm-v0 "
+                         "or -1");
+    return KVB_OK;
+}
+
 static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
 {
+    kvb_status cross = cross_check(in, err);
+    if (cross)
+        return cross;
     bool raised = kvb__has_recurrent(in->model) && hybrid_modelled(in) &&
                   in->s.block_size == hybrid_block(in);
     kvb_status st =
@@ -1688,6 +1738,24 @@ static bool vllm_startup_check(const kvb__engine_in *in)
     return !line_v0(in) && (in->version == 0 || in->version >= 901);
 }
 
+/* mllama on V0: a request with an image also holds blocks for its
+ * encoder tokens (the cross block table, from the same pool), which
+ * vLLM's own "Maximum concurrency" line does not count either; the plan
+ * says how many. */
+static void mllama_warning(const kvb__engine_in *in, kvb_plan *p)
+{
+    uint64_t tokens = kvb__cross_tokens_per_image(in->model);
+    uint32_t bs = in->s.block_size ? in->s.block_size : 16;
+    char text[200];
+    snprintf(text, sizeof text,
+             "an image request also holds %llu encoder tokens per image "
+             "(%llu blocks of every layer), not in the concurrency; the "
+             "vision encoder's profile is not modelled",
+             (unsigned long long)tokens,
+             (unsigned long long)kvb__cdiv(tokens, bs));
+    warn(p, text);
+}
+
 /* A model with a vision tower: what vLLM does with it that the plan
  * states rather than models (issue 14). */
 static void vllm_tower_warnings(const kvb__engine_in *in, kvb_plan *p)
@@ -1698,6 +1766,10 @@ static void vllm_tower_warnings(const kvb__engine_in *in, kvb_plan *p)
             warn(p, "text-only mode: the vision tower is left out, as "
                     "vLLM skips it where the model implements that (PR "
                     "#22299)");
+        return;
+    }
+    if (m->vision_kind == KVB_VISION_MLLAMA) {
+        mllama_warning(in, p);
         return;
     }
     /* vllm/v1/core/encoder_cache_manager.py compute_encoder_budget: the
@@ -2056,4 +2128,5 @@ const kvb__engine kvb__engine_vllm = {
     .recurrent_since = "0.10.2",
     .sparse_indexer = true, /* indexer_check refuses what is not modelled */
     .sparse_indexer_since = "0.11.0",
+    .cross_attention = true, /* cross_check refuses the releases without it */
 };

@@ -276,11 +276,48 @@ static void block(walker *w, uint32_t i, char kind)
     }
 }
 
+/* mllama's MllamaCrossAttentionDecoderLayer (transformers
+ * models/mllama/modeling_mllama.py): input norm, cross_attn (q_proj from
+ * the text, k_proj/v_proj from the projected image states, both of text
+ * width; o_proj; q_norm and k_norm over one head), a tanh gate on the
+ * attention, post-attention norm, the Llama MLP and a tanh gate on it.
+ * vLLM's mllama.py splits them like a self-attention layer. */
+static void cross_layer(walker *w, uint32_t i)
+{
+    const kvb_model *m = w->m;
+    int32_t li = (int32_t)i;
+    uint64_t hd = kvb__head_dim(m);
+    norm(w, li, m->hidden_size, 0);
+    linear(w, KVB_ROLE_ATTN_Q, li, KVB_SPLIT_COLUMN, 1,
+           m->num_attention_heads * hd, m->hidden_size, false);
+    linear(w, KVB_ROLE_ATTN_K, li, KVB_SPLIT_KV_HEADS, 1,
+           m->num_key_value_heads * hd, m->hidden_size, false);
+    linear(w, KVB_ROLE_ATTN_V, li, KVB_SPLIT_KV_HEADS, 1,
+           m->num_key_value_heads * hd, m->hidden_size, false);
+    emit(w, KVB_ROLE_NORM, li, KVB_SPLIT_REPLICATED, 1, hd, 1, KVB_ROLE_ATTN_Q,
+         0);
+    emit(w, KVB_ROLE_NORM, li, KVB_SPLIT_REPLICATED, 1, hd, 1, KVB_ROLE_ATTN_K,
+         0);
+    linear(w, KVB_ROLE_ATTN_O, li, KVB_SPLIT_ROW, 1, m->hidden_size,
+           m->num_attention_heads * hd, false);
+    emit(w, KVB_ROLE_CROSS_GATE, li, KVB_SPLIT_REPLICATED, 1, 1, 1,
+         KVB_ROLE_CROSS_GATE, 0); /* cross_attn_attn_gate */
+    norm(w, li, m->hidden_size, 1);
+    mlp(w, li, 1, m->intermediate_size, KVB_ROLE_MLP_GATE, KVB_ROLE_MLP_UP,
+        KVB_ROLE_MLP_DOWN);
+    emit(w, KVB_ROLE_CROSS_GATE, li, KVB_SPLIT_REPLICATED, 1, 1, 1,
+         KVB_ROLE_CROSS_GATE, 1); /* cross_attn_mlp_gate */
+}
+
 static void layer(walker *w, uint32_t i)
 {
     const kvb_model *m = w->m;
     int32_t li = (int32_t)i;
     char kind = kvb__layer_kind(m, i);
+    if (kind == 'X') {
+        cross_layer(w, i);
+        return;
+    }
     if (kind != 'A' && kind != 'G' && kind != 'm' && kind != 'S' &&
         kind != 'P') {
         block(w, i, kind);
@@ -310,8 +347,14 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
                               unsigned globals, kvb__tensor_fn fn, void *ctx)
 {
     walker w = {m, fn, ctx, 0};
+    /* MllamaTextModel's embed_tokens has vocab_size + 8 rows (the image
+     * token and seven more; transformers modeling_mllama.py, vLLM's
+     * mllama.py VocabParallelEmbedding(vocab_size + 8)); lm_head has
+     * vocab_size. */
+    uint64_t embed_rows =
+        m->vocab_size + (m->arch == KVB_ARCH_MLLAMA ? 8u : 0u);
     if (globals & KVB__WALK_EMBED) {
-        emit(&w, KVB_ROLE_EMBED, -1, KVB_SPLIT_VOCAB, 1, m->vocab_size,
+        emit(&w, KVB_ROLE_EMBED, -1, KVB_SPLIT_VOCAB, 1, embed_rows,
              m->hidden_size, KVB_ROLE_EMBED, 0);
         emit(&w, KVB_ROLE_POS_EMBED, -1, KVB_SPLIT_REPLICATED, 1,
              m->position_embedding_rows, m->hidden_size, KVB_ROLE_POS_EMBED, 0);
@@ -424,6 +467,13 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
     }
 }
 
+/* A tensor of one of mllama's cross-attention layers ('X'), whose
+ * attention module is cross_attn rather than self_attn. */
+static bool cross(const kvb_model *m, const kvb__tdesc *t)
+{
+    return t->layer >= 0 && kvb__layer_kind(m, (uint32_t)t->layer) == 'X';
+}
+
 static const char *layer_norm_name(const kvb_model *m, uint32_t ordinal)
 {
     static const char *const hf[] = {
@@ -448,7 +498,8 @@ static void norm_name(const kvb_model *m, const kvb__tdesc *t,
     } else if (t->of_role == KVB_ROLE_SSM_OUT) {
         snprintf(buf, cap, "%s.%s.norm.weight", prefix, ssm_module(m));
     } else if (t->of_role == KVB_ROLE_ATTN_Q || t->of_role == KVB_ROLE_ATTN_K) {
-        snprintf(buf, cap, "%s.self_attn.%s_norm.weight", prefix,
+        snprintf(buf, cap, "%s.%s.%s_norm.weight", prefix,
+                 cross(m, t) ? "cross_attn" : "self_attn",
                  t->of_role == KVB_ROLE_ATTN_Q ? "q" : "k");
     } else if (t->of_role == KVB_ROLE_MLA_Q_A ||
                t->of_role == KVB_ROLE_MLA_KV_A) {
@@ -502,6 +553,10 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
         snprintf(buf, cap, "%s.embed_positions.weight", root);
         return;
     case KVB_ROLE_LM_HEAD: snprintf(buf, cap, "lm_head.weight"); return;
+    case KVB_ROLE_CROSS_GATE:
+        snprintf(buf, cap, "%s.cross_attn_%s_gate", prefix,
+                 t->ordinal ? "mlp" : "attn");
+        return;
     case KVB_ROLE_VISION: kvb__vision_name(t, buf, cap); return;
     case KVB_ROLE_NORM: norm_name(m, t, prefix, buf, cap); return;
     case KVB_ROLE_SSM_HEAD: {
@@ -519,9 +574,14 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
                      ? "e_score_correction_bias"
                      : "bias");
         return;
-    default:
-        snprintf(buf, cap, "%s.%s.weight", prefix, role_suffix(m, t->role));
+    default: {
+        const char *suffix = role_suffix(m, t->role);
+        if (cross(m, t) && !strncmp(suffix, "self_attn.", 10))
+            snprintf(buf, cap, "%s.cross_attn.%s.weight", prefix, suffix + 10);
+        else
+            snprintf(buf, cap, "%s.%s.weight", prefix, suffix);
         return;
+    }
     }
 }
 

@@ -59,13 +59,45 @@ void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
     *per_gpu = (layer_elems_per_token(m, tp) * b + index) * most;
 }
 
+/* Layers with a KV cache page per token.  mllama's cross-attention
+ * layers ('X') count: the one engine that plans it, vLLM V0, gives every
+ * layer of the text model a cache of num_gpu_blocks blocks
+ * (vllm/worker/cache_engine.py, num_attention_layers = the text
+ * num_hidden_layers) and pages the image tokens' K/V into the same pool
+ * (vllm/core/block_manager.py SelfAttnBlockSpaceManager.allocate: the
+ * encoder sequence's cross_block_tables come from the same
+ * block_allocator), so each block costs every layer whichever table
+ * holds it. */
 uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last)
 {
     if (!m->layer_pattern[0])
         return last > first ? last - first : 0;
     return kvb__count_kind(m, first, last, 'A') +
            kvb__count_kind(m, first, last, '*') +
-           kvb__count_kind(m, first, last, 'P');
+           kvb__count_kind(m, first, last, 'P') +
+           kvb__count_kind(m, first, last, 'X');
+}
+
+/* mllama: the encoder tokens one image adds to a request, every tile's
+ * patches plus its class token (vLLM mllama.py: num_tiles x
+ * num_tokens_per_tile, (image_size / patch_size)^2 + 1 per tile, at most
+ * max_num_tiles tiles); 0 for other models. */
+uint64_t kvb__cross_tokens_per_image(const kvb_model *m)
+{
+    if (m->vision_kind != KVB_VISION_MLLAMA || !m->vision_patch_size)
+        return 0;
+    uint64_t side = m->vision_image_size / m->vision_patch_size;
+    return (uint64_t)m->vision_max_tiles * (side * side + 1);
+}
+
+/* The K/V one image's tokens take in the cross-attention layers alone,
+ * on one rank: what the model itself keeps per image. */
+uint64_t kvb__cross_kv_bytes_per_image(const kvb_model *m, const kvb_quant *q,
+                                       uint32_t tp)
+{
+    uint32_t x = kvb__count_kind(m, 0, m->num_hidden_layers, 'X');
+    return kvb__cross_tokens_per_image(m) * x *
+           kvb__kv_layer_token_bytes(m, q, tp);
 }
 
 /*

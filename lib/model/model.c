@@ -53,6 +53,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_GLM4_MOE, "glm4_moe"},
     {KVB_ARCH_JAMBA, "jamba"},
     {KVB_ARCH_FALCON_H1, "falcon_h1"},
+    {KVB_ARCH_MLLAMA, "mllama"},
 };
 
 static const name_row dtype_names[] = {
@@ -166,7 +167,7 @@ bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer)
 {
     char k = kvb__layer_kind(m, layer);
     return k == 'A' || k == 'G' || k == '-' || k == 'E' || k == 'm' ||
-           k == 'S' || k == 'P';
+           k == 'S' || k == 'P' || k == 'X';
 }
 
 bool kvb__has_recurrent(const kvb_model *m)
@@ -423,7 +424,7 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
         if (!strchr(KVB__LAYER_KINDS, m->layer_pattern[i]))
             return kvb__fail(err, KVB_EINVAL, "model.layer_pattern",
                              "model.layer_pattern[%zu] ('%c') is not a layer "
-                             "kind; allowed: A G * M - E m S",
+                             "kind; allowed: A G * M - E m S X",
                              i, m->layer_pattern[i]);
     if (m->sliding_window || m->attention_chunk_size)
         return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
@@ -542,11 +543,12 @@ static kvb_status check_vision(const kvb_model *m, kvb_error *err)
         m->vision_out_hidden_size > cap || m->vision_num_layers > 4096 ||
         m->vision_patch_size > 4096 || m->vision_image_size > cap ||
         m->vision_spatial_merge > 8 || m->vision_position_rows > cap ||
-        m->vision_deepstack > 4096)
+        m->vision_deepstack > 4096 || m->vision_global_layers > 4096 ||
+        m->vision_max_tiles > 64 || m->vision_aspect_ratios > 4096)
         return kvb__fail(err, KVB_ERANGE, "model.vision_hidden_size",
                          "model.vision_* sizes are out of range; allowed: "
                          "widths and image sides up to %llu, up to 4096 "
-                         "layers, a spatial merge up to 8",
+                         "layers, a spatial merge up to 8, up to 64 tiles",
                          (unsigned long long)cap);
     return KVB_OK;
 }

@@ -16,6 +16,8 @@
  *                     modeling_mistral3.py (PatchMerger, projector)
  *   Llama 4           llama4/modeling_llama4.py (Llama4VisionModel,
  *                     PixelShuffleMLP, MultiModalProjector)
+ *   mllama            mllama/modeling_mllama.py (MllamaVisionModel,
+ *                     multi_modal_projector)
  * Attention and MLP linears are split across tensor-parallel ranks like
  * the decoder's (vLLM's mm_encoder_tp_mode "weights"); `replicate` keeps
  * every tower tensor whole on each rank (mode "data").
@@ -45,6 +47,8 @@ enum part {
     P_PROJ1,
     P_PROJ2,
     P_BIAS,
+    P_TILE,   /* mllama's tile (aspect-ratio) embeddings */
+    P_SCALAR, /* mllama's tanh gates (one value each) */
     P_LAST_
 };
 
@@ -220,6 +224,62 @@ static void llama4(vwalk *w)
     put(w, KVB_SPLIT_REPLICATED, t, out, 0, P_PROJ1);
 }
 
+/* One MllamaVisionEncoderLayer: LayerNorms, q/k/v/o without biases, a
+ * biased fc1/fc2 MLP; a global layer (is_gated) adds gate_attn and
+ * gate_ffn, one value each. */
+static void mllama_block(vwalk *w, uint32_t b, bool gated)
+{
+    uint64_t h = w->m->vision_hidden_size;
+    uint64_t ff = w->m->vision_intermediate_size;
+    vnorm(w, h, true, b);
+    lin(w, KVB_SPLIT_COLUMN, h, h, false, b, P_Q);
+    lin(w, KVB_SPLIT_COLUMN, h, h, false, b, P_K);
+    lin(w, KVB_SPLIT_COLUMN, h, h, false, b, P_V);
+    lin(w, KVB_SPLIT_ROW, h, h, false, b, P_O);
+    vnorm(w, h, true, b);
+    lin(w, KVB_SPLIT_COLUMN, ff, h, true, b, P_FC1);
+    lin(w, KVB_SPLIT_ROW, h, ff, true, b, P_FC2);
+    for (uint32_t g = 0; gated && g < 2; g++)
+        put(w, KVB_SPLIT_REPLICATED, 1, 1, b, P_SCALAR);
+}
+
+/*
+ * mllama (MllamaVisionModel): a Conv2d patch embedding without bias, a
+ * class embedding, the gated positional embedding (a gate, positions for
+ * every patch of a tile plus the class token, and a tile embedding of
+ * max_num_tiles x those positions per aspect-ratio id), pre- and
+ * post-tile positional embeddings (max_num_tiles x width per id, gated),
+ * layernorm_pre/post, num_hidden_layers local layers and
+ * num_global_layers gated ones.  Aspect-ratio ids run 0..
+ * len(supported_aspect_ratios) (max_aspect_ratio_id + 1 rows).  The
+ * projector is one biased linear from vision_output_dim ((len(
+ * intermediate_layers_indices) + 1) x width) to the text width; vLLM's
+ * mllama.py builds it as an nn.Linear, whole on every rank.
+ */
+static void mllama(vwalk *w)
+{
+    const kvb_model *m = w->m;
+    uint64_t h = m->vision_hidden_size, t = m->hidden_size;
+    uint64_t pos = patches(m) + 1, ids = (uint64_t)m->vision_aspect_ratios + 1;
+    uint64_t tiles = m->vision_max_tiles;
+    put(w, KVB_SPLIT_REPLICATED, h, patch_cols(m, 1), 0, P_PATCH);
+    put(w, KVB_SPLIT_REPLICATED, h, 1, 0, P_CLASS);
+    put(w, KVB_SPLIT_REPLICATED, 1, 1, 0, P_SCALAR);
+    put(w, KVB_SPLIT_REPLICATED, pos, h, 0, P_POS);
+    put(w, KVB_SPLIT_REPLICATED, ids, tiles * pos * h, 0, P_TILE);
+    for (uint32_t k = 0; k < 2; k++) { /* pre- and post-tile */
+        put(w, KVB_SPLIT_REPLICATED, ids, tiles * h, 0, P_TILE);
+        put(w, KVB_SPLIT_REPLICATED, 1, 1, 0, P_SCALAR);
+    }
+    vnorm(w, h, true, 0);
+    vnorm(w, h, true, 0);
+    uint32_t local = m->vision_num_layers;
+    for (uint32_t b = 0; b < local + m->vision_global_layers && !w->stop; b++)
+        mllama_block(w, b + 1, b >= local);
+    uint64_t in = m->vision_out_hidden_size ? m->vision_out_hidden_size : h;
+    lin(w, KVB_SPLIT_REPLICATED, t, in, true, 0, P_PROJ1);
+}
+
 int kvb__vision_walk(const kvb_model *m, bool replicate, kvb__tensor_fn fn,
                      void *ctx)
 {
@@ -230,6 +290,7 @@ int kvb__vision_walk(const kvb_model *m, bool replicate, kvb__tensor_fn fn,
     case KVB_VISION_QWEN3_VL: qwen_vl(&w, true); break;
     case KVB_VISION_PIXTRAL: pixtral(&w); break;
     case KVB_VISION_LLAMA4: llama4(&w); break;
+    case KVB_VISION_MLLAMA: mllama(&w); break;
     default: break;
     }
     return w.stop;
@@ -255,7 +316,9 @@ void kvb__vision_name(const kvb__tdesc *t, char *buf, size_t cap)
                                                "merger.weight",
                                                "projector_1.weight",
                                                "projector_2.weight",
-                                               "bias"};
+                                               "bias",
+                                               "tile_embedding.weight",
+                                               "gate"};
     uint32_t block = t->ordinal / P_LAST_;
     const char *part = parts[t->ordinal % P_LAST_];
     if (block)

@@ -221,7 +221,7 @@ static unsigned layer_kind(const kvb__quant_ctx *qc, uint32_t i)
     return kind | kvb__gguf_layer_class(qc, i) << 5;
 }
 
-#define LAYER_KINDS (32 * 32)
+#define LAYER_KINDS (32 * 32) /* 4 bits of layer_pattern kind (16 kinds) */
 
 typedef struct layer_weight {
     bool done;

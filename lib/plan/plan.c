@@ -518,6 +518,16 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
                          kvb_arch_name(in->model->arch),
                          in->model->index_n_heads, e->display, allowed);
     }
+    /* mllama's cross-attention layers keep the image tokens' K/V per
+     * request: only an engine that pages them as it does plans it. */
+    if (strchr(in->model->layer_pattern, 'X') && !e->cross_attention)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine",
+                         "planning %s (cross-attention layers) on %s is not "
+                         "modelled: %s; allowed: vLLM 0.6.2 to 0.10.2 (V0)",
+                         kvb_arch_name(in->model->arch), e->display,
+                         e->no_cross_attention ? e->no_cross_attention
+                                               : "its cache for them is "
+                                                 "not modelled");
     e->defaults(in);
     kvb_status st = e->check ? e->check(in, err) : KVB_OK;
     if (st)

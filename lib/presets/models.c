@@ -209,6 +209,45 @@ const kvb__model_row kvb__model_rows[] = {
          .tie_word_embeddings = 1u,
          .max_position_embeddings = 131072u,
      }},
+    {"Llama-3.2-11B-Vision",
+     "meta-llama/Llama-3.2-11B-Vision,meta-llama/"
+     "Llama-3.2-11B-Vision-Instruct,Llama-3.2-11B-Vision-Instruct",
+     "config: tests/data/configs/llama-3.2-11b-vision-instruct.json"
+     " (assembled from public copies of Meta's config.json, see"
+     " SOURCES.md); parameter count: computed from the config with the"
+     " tensor inventory (embed_tokens vocab + 8 rows, lm_head, 32"
+     " self-attention and 8 cross-attention layers with q/k norms and"
+     " tanh gates, MllamaVisionModel and multi_modal_projector);"
+     " 10,670,220,835 = the count Hugging Face publishes for"
+     " meta-llama/Llama-3.2-11B-Vision-Instruct (model card: 10.6B)",
+     10670220835ull,
+     {
+         .arch = KVB_ARCH_MLLAMA,
+         .dtype = KVB_DTYPE_BF16,
+         .flags = 0,
+         .num_hidden_layers = 40u,
+         .hidden_size = 4096u,
+         .num_attention_heads = 32u,
+         .num_key_value_heads = 8u,
+         .intermediate_size = 14336u,
+         .vocab_size = 128256u,
+         .max_position_embeddings = 131072u,
+         .layer_pattern = "AAAXAAAAXAAAAXAAAAXAAAAXAAAAXAAAAXAAAAXA",
+         .rope_scaling_type = KVB_ROPE_LLAMA3,
+         .rope_scaling_factor = 8.0,
+         .original_max_position_embeddings = 8192u,
+         .vision_kind = KVB_VISION_MLLAMA,
+         .vision_num_layers = 32u,
+         .vision_hidden_size = 1280u,
+         .vision_intermediate_size = 5120u,
+         .vision_num_heads = 16u,
+         .vision_patch_size = 14u,
+         .vision_image_size = 560u,
+         .vision_out_hidden_size = 7680u,
+         .vision_global_layers = 8u,
+         .vision_max_tiles = 4u,
+         .vision_aspect_ratios = 8u,
+     }},
     {"Llama-4-Scout-17B-16E",
      "meta-llama/Llama-4-Scout-17B-16E,meta-llama/"
      "Llama-4-Scout-17B-16E-Instruct,Llama-4-Scout-17B-16E-Instruct",

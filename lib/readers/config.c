@@ -84,6 +84,9 @@ static const family families[] = {
     /* Falcon-H1: Llama attention and MLP beside a Mamba2 mixer
      * (modular_falcon_h1.py); the mixers are read in falcon_h1(). */
     {KVB_ARCH_FALCON_H1, 0, 0, 0, false},
+    /* mllama: Llama self-attention layers; its cross-attention layers
+     * (q/k norms, tanh gates) are read in cross_layers(). */
+    {KVB_ARCH_MLLAMA, 0, 0, 0, false},
 };
 
 static const family *family_of(int32_t arch)
@@ -1419,6 +1422,8 @@ static const struct {
      * hold what in_proj_qkvz + in_proj_ba hold), dense or MoE */
     {"qwen3_5_text", KVB_ARCH_QWEN3_NEXT},
     {"qwen3_5_moe_text", KVB_ARCH_QWEN3_NEXT},
+    /* Llama 3.2 Vision's text_config (MllamaTextConfig) */
+    {"mllama_text_model", KVB_ARCH_MLLAMA},
 };
 
 /* ---- vision towers (model/vision.c walks their tensors) ---- */
@@ -1456,6 +1461,10 @@ static const tower_keys tower_families[] = {
      * projector 4096 */
     {"llama4", KVB_VISION_LLAMA4, "num_hidden_layers", "num_attention_heads",
      34, 768, 3072, 16, 14, 448, 0, 4096, 0, 0},
+    /* MllamaVisionConfig: 32 local layers x 1280, 5120, 16 attention_heads,
+     * 560 px, patch 14, vision_output_dim 7680 (read in mllama_tower) */
+    {"mllama", KVB_VISION_MLLAMA, "num_hidden_layers", "attention_heads", 32,
+     1280, 5120, 16, 14, 560, 0, 0, 0, 0},
 };
 
 static kvb_status tower_u64(cfg *c, json_t *obj, const char *keys,
@@ -1481,6 +1490,34 @@ static kvb_status tower_u32(cfg *c, json_t *obj, const char *keys,
                         "0..4294967295",
                         keys, (unsigned long long)v);
     *out = (uint32_t)v;
+    return st;
+}
+
+/* MllamaVisionConfig's tiles: num_global_layers (8), max_num_tiles (4),
+ * supported_aspect_ratios (8 pairs: max_aspect_ratio_id) and
+ * vision_output_dim (7680), the projector's input. */
+static kvb_status mllama_tower(cfg *c, json_t *v)
+{
+    kvb_model *m = &c->r->model;
+    kvb_status st =
+        tower_u32(c, v, "num_global_layers", 8, &m->vision_global_layers);
+    if (!st)
+        st = tower_u32(c, v, "max_num_tiles", 4, &m->vision_max_tiles);
+    if (!st)
+        st = tower_u64(c, v, "vision_output_dim", 7680,
+                       &m->vision_out_hidden_size);
+    json_t *ar = json_object_get(v, "supported_aspect_ratios");
+    if (!st && ar && !json_is_array(ar))
+        return cfg_fail(c, KVB_EPARSE, "supported_aspect_ratios",
+                        "supported_aspect_ratios is %s; allowed: an array "
+                        "of [rows, columns] pairs",
+                        type_name(ar));
+    m->vision_aspect_ratios = ar ? (uint32_t)json_array_size(ar) : 8u;
+    if (!st && (!m->vision_max_tiles || !m->vision_aspect_ratios))
+        return cfg_fail(c, KVB_EINVAL, "max_num_tiles",
+                        "max_num_tiles (%u) and supported_aspect_ratios "
+                        "(%u entries) must not be 0; allowed: > 0",
+                        m->vision_max_tiles, m->vision_aspect_ratios);
     return st;
 }
 
@@ -1514,12 +1551,14 @@ static kvb_status tower_read(cfg *c, const tower_keys *f, json_t *v)
     json_t *deep = json_object_get(v, "deepstack_visual_indexes");
     m->vision_deepstack = json_is_array(deep) ? (uint32_t)json_array_size(deep)
                                               : (uint32_t)f->d_deep;
+    if (!st && f->kind == KVB_VISION_MLLAMA)
+        st = mllama_tower(c, v);
     return st;
 }
 
-/* The tower of a known family is read; any other tower (mllama's with its
- * cross-attention layers, audio encoders) is warned about rather than
- * planned as a smaller model silently. */
+/* The tower of a known family is read; any other tower (LLaVA's, audio
+ * encoders) is warned about rather than planned as a smaller model
+ * silently. */
 static kvb_status towers(cfg *c)
 {
     const char *type = get_string(c->root, "model_type");
@@ -1552,25 +1591,40 @@ static kvb_status towers(cfg *c)
     return KVB_OK;
 }
 
-/* mllama (Llama 3.2 Vision): every cross_attention_layers entry attends
- * to the image tokens and keeps their K/V per request (vLLM served it as
- * an encoder-decoder model), beside a tower with gated global layers and
- * tile embeddings.  Neither is laid out, so it is refused by name even
- * with KVB_READ_ASSUME_LLAMA: a Llama reading would be confidently wrong. */
-static kvb_status refuse_mllama(cfg *c)
+/* mllama (Llama 3.2 Vision): MllamaTextModel builds layer i as a
+ * MllamaCrossAttentionDecoderLayer when i is in
+ * text_config.cross_attention_layers, else as a self-attention (Llama)
+ * layer (transformers models/mllama/modeling_mllama.py).  The list is
+ * required: its transformers default ([3, 8, ..., 38]) fits only the 11B
+ * shape, so a config without it is refused rather than guessed. */
+static kvb_status cross_layers(cfg *c)
 {
-    const char *type = get_string(c->root, "model_type");
-    if (!type || kvb__strcasecmp(type, "mllama") != 0)
-        return KVB_OK;
-    const char *saved = c->prefix;
-    c->prefix = NULL;
-    kvb_status st =
-        cfg_fail(c, KVB_EUNSUPPORTED, "model_type",
-                 "model_type (mllama, Llama 3.2 Vision) is not modelled: its "
-                 "cross-attention layers keep K/V of the image tokens and its "
-                 "vision tower is not laid out; allowed: a text-only model");
-    c->prefix = saved;
-    return st;
+    kvb_model *m = &c->r->model;
+    json_t *list = json_object_get(c->obj, "cross_attention_layers");
+    uint32_t n = m->num_hidden_layers;
+    if (!json_is_array(list) || json_array_size(list) == 0)
+        return cfg_fail(c, KVB_EINVAL, "cross_attention_layers",
+                        "cross_attention_layers is missing or empty; "
+                        "allowed: the indices of mllama's cross-attention "
+                        "layers");
+    if (n >= sizeof m->layer_pattern)
+        return cfg_fail(c, KVB_ELIMIT, "num_hidden_layers",
+                        "num_hidden_layers (%u) exceeds %zu layers with "
+                        "cross-attention; allowed: fewer layers",
+                        n, sizeof m->layer_pattern - 1);
+    memset(m->layer_pattern, 'A', n);
+    m->layer_pattern[n] = 0;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        json_t *e = json_array_get(list, i);
+        json_int_t at = json_is_integer(e) ? json_integer_value(e) : -1;
+        if (at < 0 || at >= (json_int_t)n || m->layer_pattern[at] == 'X')
+            return cfg_fail(c, KVB_ERANGE, "cross_attention_layers",
+                            "cross_attention_layers[%zu] is not a new layer "
+                            "index; allowed: distinct integers 0..%u",
+                            i, n - 1);
+        m->layer_pattern[at] = 'X';
+    }
+    return KVB_OK;
 }
 
 /* Recurrent families whose layers are not modelled: refused by name,
@@ -1610,9 +1664,6 @@ static kvb_status refuse_unmodelled(cfg *c, const char *type)
 
 static kvb_status architecture(cfg *c)
 {
-    kvb_status refused = refuse_mllama(c);
-    if (refused)
-        return refused;
     const char *type = get_string(c->obj, "model_type");
     const char *saved = c->prefix;
     if (!type) {
@@ -1744,6 +1795,8 @@ static kvb_status read_model(cfg *c)
         st = hybrid(c);
     else if (!st)
         st = sliding(c);
+    if (!st && c->fam->arch == KVB_ARCH_MLLAMA)
+        st = cross_layers(c);
     if (!st && c->fam->arch == KVB_ARCH_LLAMA4)
         st = chunking(c);
     else

@@ -1020,6 +1020,16 @@ static kvb_status architecture(gmap *g)
                      "(mmproj) file, not a language model; allowed: the "
                      "language-model GGUF as the model, this file with "
                      "--mmproj");
+    /* Ollama's llama3.2-vision GGUF (its own converter,
+     * convert/convert_mllama.go) keeps the tower and the cross-attention
+     * layers (mllama.attention.cross_attention_layers) in the file; read
+     * as a Llama it would plan cross layers as self-attention. */
+    if (str_is(a->s, "mllama"))
+        return gfail(g->c, KVB_EUNSUPPORTED, "gguf.general.architecture", a->at,
+                     "general.architecture (mllama) is Ollama's Llama 3.2 "
+                     "Vision: its cross-attention layers and tower are not "
+                     "modelled for a GGUF (llama.cpp has no mllama); "
+                     "allowed: its config.json on vLLM 0.6.2 to 0.10.2");
     int32_t arch = KVB_ARCH_GENERIC;
     for (size_t i = 0; i < KVB__ARRAY_LEN(archs); i++)
         if (str_is(a->s, archs[i].name))

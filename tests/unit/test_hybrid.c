@@ -644,7 +644,7 @@ static void test_hybrid_refusals(void **state)
     (void)state;
     kvb_error e = KVB_ERROR_INIT;
     kvb_model m = preset_model("Nemotron-3-Nano-30B-A3B");
-    m.layer_pattern[3] = 'X';
+    m.layer_pattern[3] = 'Q';
     assert_int_equal(kvb_model_validate(&m, &e), KVB_EINVAL);
     assert_string_equal(e.field, "model.layer_pattern");
     m = preset_model("Nemotron-3-Nano-30B-A3B");

@@ -938,6 +938,18 @@ static void test_read_gguf_mmproj(void **state)
     assert_non_null(strstr(r.e.message, "--mmproj"));
     free(b.p);
 
+    /* Ollama's llama3.2-vision GGUF is refused by name, never read as a
+     * Llama with its cross-attention layers as self-attention ones. */
+    b = (gb){0};
+    header(&b, 3, 0, 2);
+    kv_str(&b, "general.architecture", "mllama");
+    kv_u32(&b, "mllama.block_count", 40);
+    r = parse(&b, b.n);
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "gguf.general.architecture");
+    assert_non_null(strstr(r.e.message, "cross-attention"));
+    free(b.p);
+
     b = tiny_q4km(3);
     r = parse(&b, b.n);
     expect_ok(&r);

@@ -206,8 +206,8 @@ static void test_read_hf_unknown_family(void **state)
     assert_int_equal(r.m.vision_intermediate_size, 3420);
     assert_int_equal(r.m.vision_spatial_merge, 2);
     assert_null(strstr(r.info.warning, "vision_config"));
-    /* mllama's tower and cross-attention layers are not laid out: its
-     * model_type is refused by name, never planned as a smaller model. */
+    /* mllama: its cross-attention layers become 'X' in layer_pattern and
+     * its tower takes MllamaVisionConfig's defaults for keys it omits. */
     r = parse("{\"model_type\": \"mllama\", \"text_config\": {"
               "\"model_type\": \"mllama_text_model\", \"hidden_size\": 4096,"
               "\"num_hidden_layers\": 40, \"num_attention_heads\": 32,"
@@ -215,9 +215,14 @@ static void test_read_hf_unknown_family(void **state)
               "\"vocab_size\": 128256, \"max_position_embeddings\": 131072,"
               "\"cross_attention_layers\": [3, 8, 13, 18, 23, 28, 33, 38]},"
               "\"vision_config\": {\"num_hidden_layers\": 32}}");
-    assert_int_equal(r.st, KVB_EUNSUPPORTED);
-    assert_string_equal(r.e.field, "config.model_type");
-    assert_non_null(strstr(r.e.message, "cross-attention"));
+    expect_ok(&r, "mllama");
+    assert_int_equal(r.m.arch, KVB_ARCH_MLLAMA);
+    assert_int_equal(r.m.layer_pattern[3], 'X');
+    assert_int_equal(r.m.vision_kind, KVB_VISION_MLLAMA);
+    assert_int_equal(r.m.vision_global_layers, 8);
+    assert_int_equal(r.m.vision_max_tiles, 4);
+    assert_int_equal(r.m.vision_aspect_ratios, 8);
+    assert_null(strstr(r.info.warning, "vision_config"));
     /* A tower of another family is said aloud (LLaVA-style configs). */
     r = parse("{\"model_type\": \"llava\", \"text_config\": {"
               "\"model_type\": \"llama\", \"hidden_size\": 4096,"

@@ -180,6 +180,10 @@ class Model(CStruct):
         # DeepSeek sparse attention (@since 0.2)
         ("index_n_heads", "uint32_t"), ("index_head_dim", "uint32_t"),
         ("index_topk", "uint32_t"),
+        # mllama's tiled tower (@since 0.2)
+        ("vision_global_layers", "uint32_t"),
+        ("vision_max_tiles", "uint32_t"),
+        ("vision_aspect_ratios", "uint32_t"),
     )
 
 

@@ -65,6 +65,7 @@ class Arch(enum.IntEnum):
     GLM4_MOE = 20
     JAMBA = 21
     FALCON_H1 = 22
+    MLLAMA = 25
 
 
 class Vision(enum.IntEnum):
@@ -76,6 +77,7 @@ class Vision(enum.IntEnum):
     QWEN3_VL = 3
     PIXTRAL = 4
     LLAMA4 = 5
+    MLLAMA = 6
 
 
 class Multimodal(enum.IntFlag):
@@ -216,6 +218,7 @@ class TensorRole(enum.IntEnum):
     INDEXER_WQ_B = 34
     INDEXER_WK = 35
     INDEXER_WEIGHTS = 36
+    CROSS_GATE = 50
 
 
 class Storage(enum.IntEnum):

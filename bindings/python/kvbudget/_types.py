@@ -253,6 +253,10 @@ class Model(_CMirror):
     index_n_heads: int = 0
     index_head_dim: int = 0
     index_topk: int = 0
+    # mllama's tiled tower (@since 0.2)
+    vision_global_layers: int = 0
+    vision_max_tiles: int = 0
+    vision_aspect_ratios: int = 0
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,8 @@ static const field_row model_fields[] = {
     F(T, index_n_heads, uint32_t),
     F(T, index_head_dim, uint32_t),
     F(T, index_topk, uint32_t),
+    F(T, shared_blocks, uint32_t),
+    F(T, adapter_rank, uint32_t),
 };
 #undef T
 

@@ -218,10 +218,10 @@ static unsigned layer_kind(const kvb__quant_ctx *qc, uint32_t i)
     /* a hybrid's layer kinds (layer_pattern) weigh differently */
     const char *at = strchr(KVB__LAYER_KINDS, kvb__layer_kind(m, i));
     kind |= (unsigned)(at ? at - KVB__LAYER_KINDS : 0) << 1;
-    return kind | kvb__gguf_layer_class(qc, i) << 4;
+    return kind | kvb__gguf_layer_class(qc, i) << 5;
 }
 
-#define LAYER_KINDS (16 * 32)
+#define LAYER_KINDS (32 * 32)
 
 typedef struct layer_weight {
     bool done;

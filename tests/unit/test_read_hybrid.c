@@ -340,7 +340,7 @@ static void test_read_hybrid_qwen3_5_llama_cpp_log(void **state)
 static void test_read_hybrid_unmodelled_families(void **state)
 {
     (void)state;
-    static const char *const types[] = {"zamba", "falcon_h1", "zamba2",
+    static const char *const types[] = {"zamba", "falcon_h1", "bamba",
                                         "mamba2"};
     for (size_t i = 0; i < 4; i++) {
         char json[512];

@@ -180,6 +180,8 @@ class Model(CStruct):
         # DeepSeek sparse attention (@since 0.2)
         ("index_n_heads", "uint32_t"), ("index_head_dim", "uint32_t"),
         ("index_topk", "uint32_t"),
+        # Zamba2 shared blocks (@since 0.2)
+        ("shared_blocks", "uint32_t"), ("adapter_rank", "uint32_t"),
     )
 
 

@@ -64,6 +64,7 @@ class Arch(enum.IntEnum):
     GRANITE_H = 19
     GLM4_MOE = 20
     JAMBA = 21
+    ZAMBA2 = 24
 
 
 class Vision(enum.IntEnum):
@@ -122,6 +123,7 @@ class ModelFlag(enum.IntFlag):
     FUSED_GATE_UP = 1 << 12
     SHARED_EXPERT_GATE = 1 << 13
     ATTN_GATE = 1 << 14
+    SHARED_ATTN_ADAPTER = 1 << 18
 
 
 class QuantMethod(enum.IntEnum):
@@ -214,6 +216,9 @@ class TensorRole(enum.IntEnum):
     INDEXER_WQ_B = 34
     INDEXER_WK = 35
     INDEXER_WEIGHTS = 36
+    ADAPTER_A = 46
+    ADAPTER_B = 47
+    HYBRID_LINEAR = 48
 
 
 class Storage(enum.IntEnum):

@@ -253,6 +253,9 @@ class Model(_CMirror):
     index_n_heads: int = 0
     index_head_dim: int = 0
     index_topk: int = 0
+    # Zamba2 shared blocks (@since 0.2)
+    shared_blocks: int = 0
+    adapter_rank: int = 0
 
 
 @dataclass(frozen=True)

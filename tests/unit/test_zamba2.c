@@ -45,8 +45,8 @@ static void zamba2_json(char *out, size_t cap, uint32_t layers,
     }
     at += (size_t)snprintf(out + at, cap - at, "], \"hybrid_layer_ids\": [");
     for (size_t i = 0; i < n_ids; i++)
-        at += (size_t)snprintf(out + at, cap - at, "%s%u", i ? ", " : "",
-                               ids[i]);
+        at +=
+            (size_t)snprintf(out + at, cap - at, "%s%u", i ? ", " : "", ids[i]);
     snprintf(out + at, cap - at, "]}");
 }
 
@@ -74,8 +74,8 @@ static const uint32_t ids_1_2b[] = {5, 11, 17, 23, 29, 35};
     "\"use_shared_attention_adapter\": true, \"torch_dtype\": \"bfloat16\""
 
 static kvb_status zamba2_read(const uint32_t *ids, size_t n_ids,
-                              uint32_t layers, const char *fields,
-                              kvb_model *m, kvb_error *e)
+                              uint32_t layers, const char *fields, kvb_model *m,
+                              kvb_error *e)
 {
     char json[4096];
     kvb_quant q;
@@ -115,9 +115,8 @@ static void test_zamba2_read(void **state)
     (void)state;
     kvb_model m = zamba2_2_7b();
     assert_int_equal(m.arch, KVB_ARCH_ZAMBA2);
-    assert_string_equal(m.layer_pattern,
-                        "MMMMMMZMMMMMZMMMMMzMMMMMzMMMMMzMMMMMz"
-                        "MMMMMzMMMMzMMMzMM");
+    assert_string_equal(m.layer_pattern, "MMMMMMZMMMMMZMMMMMzMMMMMzMMMMMzMMMMMz"
+                                         "MMMMMzMMMMzMMMzMM");
     assert_int_equal(m.head_dim, 160); /* 2 x 2560 / 32 */
     assert_int_equal(m.ssm_num_heads, 80);
     assert_int_equal(m.ssm_head_dim, 64);
@@ -160,8 +159,8 @@ static void test_zamba2_params_2_7b(void **state)
     const uint64_t H = 2560, I = 10240;
     uint64_t mamba = 10448 * H + 5248 * 4 + 5248 + 3 * 80 + 5120 + H * 5120 + H;
     assert_int_equal(mamba, 39888240);
-    uint64_t block = 2 * H + 3 * (2 * H) * (2 * H) + H * 2 * H + H +
-                     2 * I * H + H * I;
+    uint64_t block =
+        2 * H + 3 * (2 * H) * (2 * H) + H * 2 * H + H + 2 * I * H + H * I;
     assert_int_equal(block, 170401280);
     uint64_t per_hybrid = 128 * H + 2 * I * 128 + H * H;
     assert_int_equal(per_hybrid, 9502720);
@@ -193,8 +192,8 @@ static void test_zamba2_params_1_2b(void **state)
     const uint64_t H = 2048, I = 8192;
     uint64_t mamba = 8512 * H + 4352 * 5 + 3 * 64 + 4096 + 4096 * H + H;
     assert_int_equal(mamba, 25849280);
-    uint64_t block = 2 * H + 3 * (2 * H) * (2 * H) + H * 2 * H + H +
-                     2 * I * H + H * I;
+    uint64_t block =
+        2 * H + 3 * (2 * H) * (2 * H) + H * 2 * H + H + 2 * I * H + H * I;
     assert_int_equal(block, 109058048);
     uint64_t per_hybrid = 3 * 2 * (128 * 2 * H) + 128 * H + 2 * I * 128 + H * H;
     assert_int_equal(per_hybrid, 9699328);
@@ -267,8 +266,7 @@ static void test_zamba2_kv_and_state(void **state)
     kvb__state_bytes(&m, &q, 1, &conv, &ssm);
     assert_int_equal(conv, 31488);
     assert_int_equal(ssm, 655360);
-    assert_int_equal(kvb__state_bytes_per_request(&m, &q, 1, 0, 54),
-                     37089792);
+    assert_int_equal(kvb__state_bytes_per_request(&m, &q, 1, 0, 54), 37089792);
     kvb__state_bytes(&m, &q, 2, &conv, &ssm);
     assert_int_equal(conv, 16128);
     assert_int_equal(ssm, 327680);

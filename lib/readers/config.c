@@ -82,8 +82,9 @@ static const family families[] = {
      * (modeling_jamba.py); the mixers are read in jamba(). */
     {KVB_ARCH_JAMBA, 0, 0, 0, false},
     /* Zamba2: the shared blocks' gate_up_proj is one tensor; lm_head is
-     * the embedding (Zamba2ForCausalLM._tied_weights_keys; vLLM
-     * zamba2.py ties it whatever the config says). */
+     * the embedding unless the config unties it (Zamba2ForCausalLM.
+     * _tied_weights_keys; no published config does, and vLLM zamba2.py
+     * ties it whatever the config says). */
     {KVB_ARCH_ZAMBA2, KVB_MODEL_FUSED_GATE_UP, 1, 0, false},
 };
 

@@ -240,6 +240,7 @@ typedef enum kvb_arch {
     KVB_ARCH_GLM4_MOE = 20,  /* GLM-4.5, GLM-4.6: GQA + MoE (@since 0.2) */
     KVB_ARCH_JAMBA = 21,     /* Jamba: Mamba1/attention + MoE (@since 0.2) */
     KVB_ARCH_FALCON_H1 = 22, /* Falcon-H1: parallel attention + Mamba2 (@since 0.2) */
+    KVB_ARCH_ZAMBA2 = 24,    /* Zamba2: Mamba2 + shared attention blocks (@since 0.2) */
     KVB_ARCH_MLLAMA = 25,    /* Llama 3.2 Vision: self + cross-attention layers (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
@@ -271,7 +272,8 @@ typedef enum kvb_dtype {
 #define KVB_MODEL_SHARED_EXPERT_GATE (1u << 13) /* sigmoid gate on shared expert */
 #define KVB_MODEL_ATTN_GATE (1u << 14)     /* q_proj also yields a sigmoid output gate (Qwen3-Next; @since 0.2) */
 #define KVB_MODEL_SSM_NO_NORM (1u << 15)   /* Mamba2 mixers lack the gated RMSNorm (Falcon-H1 mamba_rms_norm false; @since 0.2) */
-#define KVB_MODEL_FLAGS_ALL_ ((1u << 16) - 1u) /* never use */
+#define KVB_MODEL_SHARED_ATTN_ADAPTER (1u << 18) /* Zamba2: LoRA adapters on the shared q, k, v per invocation (use_shared_attention_adapter; @since 0.2) */
+#define KVB_MODEL_FLAGS_ALL_ (((1u << 16) - 1u) | KVB_MODEL_SHARED_ATTN_ADAPTER) /* never use */
 
 /**
  * A decoder-only transformer, described the way its Hugging Face
@@ -326,6 +328,10 @@ typedef struct kvb_model {
      *   'X' cross-attention + MLP (mllama: q/k/v/o, q_norm and k_norm,
      *       tanh gates on attention and MLP; its K/V are the image
      *       tokens', kept per request)
+     *   'Z' Zamba2 hybrid layer that stores a shared block: the shared
+     *       attention + MLP block (its own KV cache), its LoRA adapters,
+     *       a hidden x hidden linear, then a Mamba2 layer
+     *   'z' the same, reusing a block stored at an earlier 'Z'
      * The ssm_* fields size both recurrent mixers: Mamba2 (heads =
      * mamba_num_heads, head_dim = mamba_head_dim, groups = n_groups,
      * state = ssm_state_size) and Gated DeltaNet (heads =
@@ -333,7 +339,10 @@ typedef struct kvb_model {
      * linear_num_key_heads, state = linear_key_head_dim).  A Mamba1
      * mixer ('S') has one channel per head: heads = mamba_expand x
      * hidden_size, head_dim = 1, groups = 1, state = mamba_d_state, and
-     * its dt_rank is ceil(hidden_size / 16). ---- */
+     * its dt_rank is ceil(hidden_size / 16).  Zamba2's shared blocks
+     * ('Z', 'z') attend over concat(hidden, embeddings): q, k, v take
+     * 2 x hidden_size inputs and head_dim is 2 x hidden_size / heads;
+     * shared_blocks and adapter_rank size them. ---- */
     char layer_pattern[256];
     uint32_t ssm_num_heads;            /* recurrent heads (value heads) */
     uint32_t ssm_head_dim;             /* width of one head */
@@ -373,6 +382,13 @@ typedef struct kvb_model {
     uint32_t vision_global_layers;     /* gated global encoder layers */
     uint32_t vision_max_tiles;         /* tiles per image (max_num_tiles) */
     uint32_t vision_aspect_ratios;     /* supported_aspect_ratios entries */
+    /* ---- Zamba2 shared blocks (@since 0.2; 0: none).  The first
+     * shared_blocks hybrid layers ('Z') store the blocks, used round-robin
+     * by every hybrid layer ('Z' and 'z'); each invocation has its own
+     * MLP adapter (and q/k/v adapters with KVB_MODEL_SHARED_ATTN_ADAPTER)
+     * of rank adapter_rank. ---- */
+    uint32_t shared_blocks;            /* num_mem_blocks */
+    uint32_t adapter_rank;             /* adapter_rank of the LoRA adapters */
 } kvb_model;
 
 /**
@@ -617,6 +633,9 @@ typedef enum kvb_tensor_role {
     KVB_ROLE_INDEXER_WQ_B = 34, /* sparse-attention indexer wq_b (@since 0.2) */
     KVB_ROLE_INDEXER_WK = 35,   /* sparse-attention indexer wk (@since 0.2) */
     KVB_ROLE_INDEXER_WEIGHTS = 36, /* indexer weights_proj (@since 0.2) */
+    KVB_ROLE_ADAPTER_A = 46,  /* LoRA adapter down-projection (Zamba2; @since 0.2) */
+    KVB_ROLE_ADAPTER_B = 47,  /* LoRA adapter up-projection (Zamba2; @since 0.2) */
+    KVB_ROLE_HYBRID_LINEAR = 48, /* Zamba2 per-hybrid-layer linear (@since 0.2) */
     KVB_ROLE_CROSS_GATE = 50,  /* a cross-attention layer's scalar tanh gate (mllama; @since 0.2) */
     KVB_ROLE_LAST_            /* never use */
 } kvb_tensor_role;

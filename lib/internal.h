@@ -246,16 +246,17 @@ typedef enum kvb__attn_kind {
 uint64_t kvb__head_dim(const kvb_model *m);
 bool kvb__is_mla(const kvb_model *m);
 bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer);
-/* The layer_pattern characters, in a fixed order (at most 16: weights.c). */
-#define KVB__LAYER_KINDS "AG*M-EmSPX"
+/* The layer_pattern characters, in a fixed order (at most 16: weights.c
+ * keys a layer's weight by its index in four bits). */
+#define KVB__LAYER_KINDS "AG*M-EmSPXZz"
 /* Layer i's layer_pattern character ('A' when the pattern is empty). */
 char kvb__layer_kind(const kvb_model *m, uint32_t layer);
-bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer); /* A, *, P */
+bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer); /* A * P Z z */
 bool kvb__layer_has_mlp(const kvb_model *m,
-                        uint32_t layer); /* A G - E m S P X */
+                        uint32_t layer); /* A G - E m S P X Z z */
 /* Some layer is recurrent (Mamba1, Mamba2 or Gated DeltaNet). */
 bool kvb__has_recurrent(const kvb_model *m);
-/* Recurrent layers (M, G, m, S) among [first, last). */
+/* Recurrent layers (M, G, m, S, Z, z) among [first, last). */
 uint32_t kvb__count_recurrent(const kvb_model *m, uint32_t first,
                               uint32_t last);
 /* Layers of `kind` among [first, last). */

@@ -131,6 +131,8 @@ static const field_row model_fields[] = {
     F(T, vision_global_layers, uint32_t),
     F(T, vision_max_tiles, uint32_t),
     F(T, vision_aspect_ratios, uint32_t),
+    F(T, shared_blocks, uint32_t),
+    F(T, adapter_rank, uint32_t),
 };
 #undef T
 

@@ -315,6 +315,14 @@ static void llama_defaults(kvb__engine_in *in)
 static kvb_status llama_check(const kvb__engine_in *in, kvb_error *err)
 {
     const kvb_serving *s = &in->s;
+    /* Zamba2's shared blocks: llama.cpp has no LLM_ARCH for them (the
+     * port, ggml-org/llama.cpp PR #21412, is not merged), so no GGUF of
+     * one loads and its memory is not planned. */
+    if (strchr(in->model->layer_pattern, 'Z'))
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
+                         "llama.cpp has no Zamba2 architecture (shared "
+                         "attention blocks; PR #21412 is unmerged); "
+                         "allowed: vLLM 0.10.2 or later");
     bool quant_v = s->cache_type_v != KVB_STORAGE_F16 &&
                    s->cache_type_v != KVB_STORAGE_BF16 &&
                    s->cache_type_v != KVB_STORAGE_F32;

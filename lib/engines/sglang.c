@@ -1141,6 +1141,14 @@ static kvb_status sglang_check_hybrid(const kvb__engine_in *in, kvb_error *err)
                          "every layer) on SGLang is not modelled; allowed: "
                          "vLLM 0.10.2 or later, llama.cpp",
                          kvb_arch_name(m->arch));
+    /* Zamba2's shared blocks: no SGLang model class either (no zamba2.py
+     * in python/sglang/srt/models). */
+    if (strchr(m->layer_pattern, 'Z'))
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
+                         "SGLang has no model class for %s (Mamba2 layers "
+                         "with shared attention blocks); allowed: vLLM "
+                         "0.10.2 or later",
+                         kvb_arch_name(m->arch));
     uint32_t first = is_gdn(m) ? MAMBA_GDN_SINCE : MAMBA_MAMBA2_SINCE;
     uint32_t v = in->version;
     if (!since(in, first))

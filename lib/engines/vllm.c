@@ -1612,6 +1612,16 @@ static kvb_status hybrid_check(const kvb__engine_in *in, kvb_error *err)
                          "V1's hybrid KV-cache manager; allowed: vllm-v1 with "
                          "the hybrid manager on",
                          arch);
+    /* Zamba2ForCausalLM does not implement SupportsPP (PR #13185: "PP is
+     * not supported"), so vLLM refuses pipeline parallelism for it. */
+    if (strchr(in->model->layer_pattern, 'Z') &&
+        in->s.pipeline_parallel_size > 1)
+        return kvb__fail(err, KVB_EUNSUPPORTED,
+                         "serving.pipeline_parallel_size",
+                         "vLLM runs %s without pipeline parallelism "
+                         "(Zamba2ForCausalLM is not SupportsPP); allowed: "
+                         "pipeline_parallel_size 1",
+                         arch);
     if (hybrid_block(in) > 65536)
         return kvb__fail(err, KVB_ERANGE, "model.ssm_state_size",
                          "the recurrent state (%llu tokens of attention page) "

@@ -259,6 +259,82 @@ static void mamba1(walker *w, int32_t i)
            false);
 }
 
+/* The Zamba2 invocation index of hybrid layer i: how many hybrid layers
+ * ('Z', 'z') come before it (the j of transformers' layer_dic). */
+static uint32_t zamba2_invocation(const kvb_model *m, uint32_t i)
+{
+    return kvb__count_kind(m, 0, i, 'Z') + kvb__count_kind(m, 0, i, 'z');
+}
+
+/* One LoRA adapter of Zamba2 (transformers: nn.Sequential of two linears
+ * without biases; vLLM zamba2.py Zamba2LoRA): A (rank x in), then B (out
+ * x rank).  vLLM builds A as a ColumnParallelLinear with gather_output and
+ * B as a Column- or MergedColumnParallelLinear, so both split their rows.
+ * `of` is what it adapts and `j` the invocation it belongs to. */
+static void adapter(walker *w, int32_t i, int32_t of, uint32_t j, uint64_t in,
+                    uint64_t out)
+{
+    uint64_t r = w->m->adapter_rank;
+    emit(w, KVB_ROLE_ADAPTER_A, i, KVB_SPLIT_COLUMN, 1, r, in, of, j);
+    emit(w, KVB_ROLE_ADAPTER_B, i, KVB_SPLIT_COLUMN, 1, out, r, of, j);
+}
+
+/* A Zamba2 shared transformer block (transformers modeling_zamba2.py
+ * Zamba2AttentionDecoderLayer; vLLM zamba2.py): input_layernorm over
+ * concat(hidden, embeddings) (2 x hidden), q/k/v from that 2 x hidden
+ * input, o back to hidden, pre_ff_layernorm, a gated GELU MLP stored as
+ * one gate_up_proj and down_proj.  No biases (add_bias_linear false, which
+ * the reader requires). */
+static void zamba2_block(walker *w, int32_t i)
+{
+    const kvb_model *m = w->m;
+    uint64_t in = 2 * m->hidden_size, hd = kvb__head_dim(m);
+    uint64_t q = m->num_attention_heads * hd, kv = m->num_key_value_heads * hd;
+    emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, in, 1,
+         KVB_ROLE_HYBRID_LINEAR, 0);
+    linear(w, KVB_ROLE_ATTN_Q, i, KVB_SPLIT_COLUMN, 1, q, in, false);
+    linear(w, KVB_ROLE_ATTN_K, i, KVB_SPLIT_KV_HEADS, 1, kv, in, false);
+    linear(w, KVB_ROLE_ATTN_V, i, KVB_SPLIT_KV_HEADS, 1, kv, in, false);
+    linear(w, KVB_ROLE_ATTN_O, i, KVB_SPLIT_ROW, 1, m->hidden_size, q, false);
+    emit(w, KVB_ROLE_NORM, i, KVB_SPLIT_REPLICATED, 1, m->hidden_size, 1,
+         KVB_ROLE_HYBRID_LINEAR, 1);
+    linear(w, KVB_ROLE_MLP_GATE_UP, i, KVB_SPLIT_COLUMN, 1,
+           2 * m->intermediate_size, m->hidden_size, false);
+    linear(w, KVB_ROLE_MLP_DOWN, i, KVB_SPLIT_ROW, 1, m->hidden_size,
+           m->intermediate_size, false);
+}
+
+/*
+ * A Zamba2 hybrid layer (Zamba2HybridLayer): the shared block's weights
+ * are stored once, at the first layer that uses each block ('Z'; the
+ * checkpoint keeps them under model.layers.<that layer>.shared_transformer
+ * and vLLM builds num_mem_blocks blocks), and counted once; every
+ * invocation ('Z' and 'z') has its own adapters (the MLP's gate_up
+ * adapter always, as both transformers and vLLM build it; q, k, v
+ * adapters with use_shared_attention_adapter), its own hidden x hidden
+ * `linear` (a ReplicatedLinear in vLLM), then a Mamba2 layer
+ * (mamba_decoder: input_layernorm and the mixer).
+ */
+static void zamba2_hybrid(walker *w, uint32_t i, bool stores)
+{
+    const kvb_model *m = w->m;
+    int32_t li = (int32_t)i;
+    uint32_t j = zamba2_invocation(m, i);
+    uint64_t in = 2 * m->hidden_size, h = m->hidden_size;
+    if (stores)
+        zamba2_block(w, li);
+    if (has(m, KVB_MODEL_SHARED_ATTN_ADAPTER)) {
+        adapter(w, li, KVB_ROLE_ATTN_Q, j, in, in);
+        adapter(w, li, KVB_ROLE_ATTN_K, j, in, in);
+        adapter(w, li, KVB_ROLE_ATTN_V, j, in, in);
+    }
+    adapter(w, li, KVB_ROLE_MLP_GATE_UP, j, h, 2 * m->intermediate_size);
+    emit(w, KVB_ROLE_HYBRID_LINEAR, li, KVB_SPLIT_REPLICATED, 1, h, h,
+         KVB_ROLE_HYBRID_LINEAR, 0);
+    norm(w, li, h, 0); /* mamba_decoder.input_layernorm */
+    recurrent(w, li, true);
+}
+
 /* A Nemotron-H block: one norm, then one mixer, attention, MLP or MoE. */
 static void block(walker *w, uint32_t i, char kind)
 {
@@ -316,6 +392,10 @@ static void layer(walker *w, uint32_t i)
     char kind = kvb__layer_kind(m, i);
     if (kind == 'X') {
         cross_layer(w, i);
+        return;
+    }
+    if (kind == 'Z' || kind == 'z') {
+        zamba2_hybrid(w, i, kind == 'Z');
         return;
     }
     if (kind != 'A' && kind != 'G' && kind != 'm' && kind != 'S' &&
@@ -389,7 +469,7 @@ int kvb__inventory_walk(const kvb_model *m, kvb__tensor_fn fn, void *ctx)
 static bool mamba_module(const kvb_model *m)
 {
     return m->arch == KVB_ARCH_GRANITE_H || m->arch == KVB_ARCH_JAMBA ||
-           m->arch == KVB_ARCH_FALCON_H1;
+           m->arch == KVB_ARCH_FALCON_H1 || m->arch == KVB_ARCH_ZAMBA2;
 }
 
 /* The recurrent mixer's module: Nemotron-H's mixer, Granite's mamba,
@@ -528,6 +608,64 @@ static void mamba1_name(const kvb__tdesc *t, const char *prefix, char *buf,
                  t->role == KVB_ROLE_BIAS ? "bias" : "weight");
 }
 
+static void name_under(const kvb_model *m, const kvb__tdesc *t,
+                       const char *root, const char *prefix, char *buf,
+                       size_t cap);
+
+/* The layer that stores shared block b: the (b+1)-th 'Z'. */
+static uint32_t zamba2_block_layer(const kvb_model *m, uint32_t b)
+{
+    uint32_t i = 0;
+    for (uint32_t seen = 0; i < m->num_hidden_layers; i++)
+        if (m->layer_pattern[i] == 'Z' && seen++ == b)
+            break;
+    return i;
+}
+
+/* A Zamba2 hybrid layer's tensor names (transformers' state dict, as in
+ * the checkpoints' model.safetensors.index.json): the shared block and
+ * its adapter lists under the layer that stores the block, the rest
+ * (linear, mamba_decoder) under the layer itself. */
+static void zamba2_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
+                        size_t cap)
+{
+    static const char *const qkv[] = {"q", "k", "v"};
+    char st[64];
+    uint32_t j = t->ordinal, blocks = m->shared_blocks ? m->shared_blocks : 1;
+    uint32_t home =
+        t->role == KVB_ROLE_ADAPTER_A || t->role == KVB_ROLE_ADAPTER_B
+            ? zamba2_block_layer(m, j % blocks)
+            : (uint32_t)t->layer;
+    snprintf(st, sizeof st, "model.layers.%u.shared_transformer", home);
+    int32_t of = t->of_role;
+    if (t->role == KVB_ROLE_ADAPTER_A || t->role == KVB_ROLE_ADAPTER_B) {
+        int ab = t->role == KVB_ROLE_ADAPTER_B;
+        if (of == KVB_ROLE_MLP_GATE_UP)
+            snprintf(buf, cap,
+                     "%s.feed_forward.gate_up_proj_adapter_list.%u.%d.weight",
+                     st, j, ab);
+        else
+            snprintf(buf, cap,
+                     "%s.self_attn.linear_%s_adapter_list.%u.%d.weight", st,
+                     qkv[(of - KVB_ROLE_ATTN_Q) % 3], j, ab);
+    } else if (t->role == KVB_ROLE_HYBRID_LINEAR) {
+        snprintf(buf, cap, "model.layers.%d.linear.weight", t->layer);
+    } else if (t->role == KVB_ROLE_NORM && of == KVB_ROLE_HYBRID_LINEAR) {
+        snprintf(buf, cap, "%s.%s.weight", st,
+                 t->ordinal ? "pre_ff_layernorm" : "input_layernorm");
+    } else if (t->role == KVB_ROLE_MLP_GATE_UP ||
+               t->role == KVB_ROLE_MLP_DOWN) {
+        snprintf(buf, cap, "%s.feed_forward.%s.weight", st,
+                 t->role == KVB_ROLE_MLP_DOWN ? "down_proj" : "gate_up_proj");
+    } else if (t->role >= KVB_ROLE_ATTN_Q && t->role <= KVB_ROLE_ATTN_O) {
+        snprintf(buf, cap, "%s.%s.weight", st, role_suffix(m, t->role));
+    } else { /* the Mamba2 layer: mamba_decoder.{input_layernorm, mamba.*} */
+        char pre[64];
+        snprintf(pre, sizeof pre, "model.layers.%d.mamba_decoder", t->layer);
+        name_under(m, t, "model", pre, buf, cap);
+    }
+}
+
 void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
                       size_t cap)
 {
@@ -541,6 +679,26 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
                  opt                             ? "final_layer_norm"
                  : m->arch == KVB_ARCH_FALCON_H1 ? "final_layernorm"
                                                  : "norm");
+    if (m->arch == KVB_ARCH_ZAMBA2 && t->layer >= 0 &&
+        (m->layer_pattern[t->layer] == 'Z' ||
+         m->layer_pattern[t->layer] == 'z')) {
+        zamba2_name(m, t, buf, cap);
+        return;
+    }
+    if (m->arch == KVB_ARCH_ZAMBA2 && t->layer == -1 &&
+        t->role == KVB_ROLE_NORM) {
+        snprintf(buf, cap, "model.final_layernorm.weight");
+        return;
+    }
+    name_under(m, t, root, prefix, buf, cap);
+}
+
+/* A tensor's name under `prefix`, its layer's module path (root: the
+ * model's, for the embeddings). */
+static void name_under(const kvb_model *m, const kvb__tdesc *t,
+                       const char *root, const char *prefix, char *buf,
+                       size_t cap)
+{
     if (t->of_role == KVB_ROLE_SSM_IN_BA && m->arch == KVB_ARCH_JAMBA) {
         mamba1_name(t, prefix, buf, cap);
         return;

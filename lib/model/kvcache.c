@@ -72,10 +72,14 @@ uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last)
 {
     if (!m->layer_pattern[0])
         return last > first ? last - first : 0;
+    /* Zamba2: every invocation of a shared block ('Z', 'z') keeps its own
+     * KV cache (vLLM zamba2.py builds one Attention per hybrid layer). */
     return kvb__count_kind(m, first, last, 'A') +
            kvb__count_kind(m, first, last, '*') +
            kvb__count_kind(m, first, last, 'P') +
-           kvb__count_kind(m, first, last, 'X');
+           kvb__count_kind(m, first, last, 'X') +
+           kvb__count_kind(m, first, last, 'Z') +
+           kvb__count_kind(m, first, last, 'z');
 }
 
 /* mllama: the encoder tokens one image adds to a request, every tile's

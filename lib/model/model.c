@@ -53,6 +53,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_GLM4_MOE, "glm4_moe"},
     {KVB_ARCH_JAMBA, "jamba"},
     {KVB_ARCH_FALCON_H1, "falcon_h1"},
+    {KVB_ARCH_ZAMBA2, "zamba2"},
     {KVB_ARCH_MLLAMA, "mllama"},
 };
 
@@ -160,21 +161,25 @@ char kvb__layer_kind(const kvb_model *m, uint32_t layer)
 bool kvb__layer_has_attn(const kvb_model *m, uint32_t layer)
 {
     char k = kvb__layer_kind(m, layer);
-    return k == 'A' || k == '*' || k == 'P';
+    /* Zamba2's hybrid layers invoke a shared attention block, and each
+     * invocation keeps its own KV cache (vLLM zamba2.py: one Attention
+     * object per hybrid layer in dpa_list). */
+    return k == 'A' || k == '*' || k == 'P' || k == 'Z' || k == 'z';
 }
 
 bool kvb__layer_has_mlp(const kvb_model *m, uint32_t layer)
 {
     char k = kvb__layer_kind(m, layer);
     return k == 'A' || k == 'G' || k == '-' || k == 'E' || k == 'm' ||
-           k == 'S' || k == 'P' || k == 'X';
+           k == 'S' || k == 'P' || k == 'X' || k == 'Z' || k == 'z';
 }
 
 bool kvb__has_recurrent(const kvb_model *m)
 {
     return strchr(m->layer_pattern, 'M') || strchr(m->layer_pattern, 'G') ||
            strchr(m->layer_pattern, 'm') || strchr(m->layer_pattern, 'S') ||
-           strchr(m->layer_pattern, 'P');
+           strchr(m->layer_pattern, 'P') || strchr(m->layer_pattern, 'Z') ||
+           strchr(m->layer_pattern, 'z');
 }
 
 uint32_t kvb__count_recurrent(const kvb_model *m, uint32_t first, uint32_t last)
@@ -183,7 +188,9 @@ uint32_t kvb__count_recurrent(const kvb_model *m, uint32_t first, uint32_t last)
            kvb__count_kind(m, first, last, 'G') +
            kvb__count_kind(m, first, last, 'm') +
            kvb__count_kind(m, first, last, 'S') +
-           kvb__count_kind(m, first, last, 'P');
+           kvb__count_kind(m, first, last, 'P') +
+           kvb__count_kind(m, first, last, 'Z') +
+           kvb__count_kind(m, first, last, 'z');
 }
 
 uint32_t kvb__count_kind(const kvb_model *m, uint32_t first, uint32_t last,
@@ -200,7 +207,7 @@ uint32_t kvb__count_kind(const kvb_model *m, uint32_t first, uint32_t last,
 bool kvb__layer_is_moe(const kvb_model *m, uint32_t layer)
 {
     char k = kvb__layer_kind(m, layer);
-    if (k == 'E' || k == '-' || k == '*' || k == 'M')
+    if (k == 'E' || k == '-' || k == '*' || k == 'M' || k == 'Z' || k == 'z')
         return k == 'E';
     if (m->num_experts == 0 || layer < m->first_k_dense_replace)
         return false;
@@ -402,6 +409,51 @@ static kvb_status check_attention(const kvb_model *m, kvb_error *err)
     return check_indexer(m, err);
 }
 
+/*
+ * Zamba2's shared blocks: the first shared_blocks hybrid layers store
+ * them ('Z'), every later one reuses them ('z'), as transformers'
+ * Zamba2Model.get_layers cycles the blocks; each invocation's adapters
+ * need a rank.  The checkpoint stores a block once, under the first
+ * layer that uses it (model.layers.6.shared_transformer.* in
+ * Zamba2-2.7B's safetensors index).
+ */
+static kvb_status check_shared_blocks(const kvb_model *m, size_t n,
+                                      kvb_error *err)
+{
+    uint32_t stored = 0, hybrid = 0;
+    bool late = false; /* a 'Z' after a 'z' */
+    for (size_t i = 0; i < n; i++) {
+        char k = m->layer_pattern[i];
+        late |= k == 'Z' && hybrid > stored;
+        stored += k == 'Z';
+        hybrid += k == 'Z' || k == 'z';
+    }
+    if (!hybrid && !m->shared_blocks && !m->adapter_rank &&
+        !(m->flags & KVB_MODEL_SHARED_ATTN_ADAPTER))
+        return KVB_OK;
+    if (late || stored != m->shared_blocks || !stored)
+        return kvb__fail(err, KVB_EINVAL, "model.shared_blocks",
+                         "model.shared_blocks (%u) must be the number of "
+                         "'Z' layers (%u), which come before every 'z'; "
+                         "allowed: the first shared_blocks hybrid layers "
+                         "are 'Z'",
+                         m->shared_blocks, stored);
+    if (m->adapter_rank == 0 || m->adapter_rank > 65536)
+        return kvb__fail(err, KVB_ERANGE, "model.adapter_rank",
+                         "model.adapter_rank (%u) is out of range; allowed: "
+                         "1..65536 with shared blocks",
+                         m->adapter_rank);
+    if (m->num_key_value_heads != m->num_attention_heads)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.num_key_value_heads",
+                         "model.num_key_value_heads (%u) differs from "
+                         "num_attention_heads (%u): Zamba2's shared block "
+                         "adds q/k/v adapters of equal width and vLLM builds "
+                         "its qkv_proj with as many KV heads as heads; "
+                         "allowed: equal",
+                         m->num_key_value_heads, m->num_attention_heads);
+    return KVB_OK;
+}
+
 /* layer_pattern: one known character per layer, and the sizes its
  * recurrent mixers need. */
 static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
@@ -424,7 +476,7 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
         if (!strchr(KVB__LAYER_KINDS, m->layer_pattern[i]))
             return kvb__fail(err, KVB_EINVAL, "model.layer_pattern",
                              "model.layer_pattern[%zu] ('%c') is not a layer "
-                             "kind; allowed: A G * M - E m S X",
+                             "kind; allowed: A G * M - E m S P X Z z",
                              i, m->layer_pattern[i]);
     if (m->sliding_window || m->attention_chunk_size)
         return kvb__fail(err, KVB_EUNSUPPORTED, "model.layer_pattern",
@@ -437,7 +489,7 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
         !m->ssm_state_size || !m->ssm_conv_kernel)
         return kvb__fail(
             err, KVB_EINVAL, "model.ssm_num_heads",
-            "model.layer_pattern has recurrent layers (M, G, m, S, P) "
+            "model.layer_pattern has recurrent layers (M, G, m, S, P, Z, z) "
             "that need ssm_num_heads, ssm_head_dim, "
             "ssm_n_groups, ssm_state_size and ssm_conv_kernel; "
             "allowed: all > 0");
@@ -446,13 +498,17 @@ static kvb_status check_pattern(const kvb_model *m, kvb_error *err)
     if (strchr(m->layer_pattern, 'S') &&
         (m->ssm_head_dim != 1 || m->ssm_n_groups != 1 ||
          strchr(m->layer_pattern, 'M') || strchr(m->layer_pattern, 'm') ||
-         strchr(m->layer_pattern, 'G') || strchr(m->layer_pattern, 'P')))
+         strchr(m->layer_pattern, 'G') || strchr(m->layer_pattern, 'P') ||
+         strchr(m->layer_pattern, 'Z')))
         return kvb__fail(err, KVB_EINVAL, "model.ssm_head_dim",
                          "model.layer_pattern has Mamba1 layers (S) that "
                          "need ssm_head_dim 1 and ssm_n_groups 1 (not %u, "
                          "%u) and no other recurrent kind; allowed: one "
                          "head per channel",
                          m->ssm_head_dim, m->ssm_n_groups);
+    kvb_status st = check_shared_blocks(m, n, err);
+    if (st)
+        return st;
     if (m->ssm_num_heads % m->ssm_n_groups)
         return kvb__fail(err, KVB_EINVAL, "model.ssm_n_groups",
                          "model.ssm_n_groups (%u) does not divide "

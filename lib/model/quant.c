@@ -192,7 +192,12 @@ static bool is_linear(int32_t role)
     case KVB_ROLE_SSM_IN:
     case KVB_ROLE_SSM_OUT:
     case KVB_ROLE_INDEXER_WQ_B:
-    case KVB_ROLE_INDEXER_WK: return true;
+    case KVB_ROLE_INDEXER_WK:
+    /* Zamba2's adapters and per-layer linear: vLLM zamba2.py builds them
+     * with the quant_config, like the block's own linears. */
+    case KVB_ROLE_ADAPTER_A:
+    case KVB_ROLE_ADAPTER_B:
+    case KVB_ROLE_HYBRID_LINEAR: return true;
     default: return false;
     }
 }

@@ -87,6 +87,11 @@ static const family families[] = {
     /* mllama: Llama self-attention layers; its cross-attention layers
      * (q/k norms, tanh gates) are read in cross_layers(). */
     {KVB_ARCH_MLLAMA, 0, 0, 0, false},
+    /* Zamba2: the shared blocks' gate_up_proj is one tensor; lm_head is
+     * the embedding unless the config unties it (Zamba2ForCausalLM.
+     * _tied_weights_keys; no published config does, and vLLM zamba2.py
+     * ties it whatever the config says). */
+    {KVB_ARCH_ZAMBA2, KVB_MODEL_FUSED_GATE_UP, 1, 0, false},
 };
 
 static const family *family_of(int32_t arch)
@@ -871,7 +876,9 @@ static bool is_hybrid(const cfg *c)
     return c->fam->arch == KVB_ARCH_QWEN3_NEXT ||
            c->fam->arch == KVB_ARCH_NEMOTRON_H ||
            c->fam->arch == KVB_ARCH_GRANITE_H ||
-           c->fam->arch == KVB_ARCH_JAMBA || c->fam->arch == KVB_ARCH_FALCON_H1;
+           c->fam->arch == KVB_ARCH_JAMBA ||
+           c->fam->arch == KVB_ARCH_FALCON_H1 ||
+           c->fam->arch == KVB_ARCH_ZAMBA2;
 }
 
 /* One recurrent size, required: the families' defaults are not read from
@@ -1339,6 +1346,163 @@ static kvb_status falcon_h1(cfg *c)
     return KVB_OK;
 }
 
+/* A Zamba2 count with transformers' Zamba2Config default when absent. */
+static kvb_status zamba2_u32(cfg *c, const char *key, uint32_t dflt,
+                             uint32_t max, uint32_t *out)
+{
+    char k[64];
+    bool found = false;
+    uint64_t v = dflt;
+    kvb_status st = get_u64(c, c->obj, key, &v, k, &found);
+    if (!st && (v == 0 || v > max))
+        return cfg_fail(c, KVB_ERANGE, key,
+                        "%s (%llu) is out of range; "
+                        "allowed: 1..%u",
+                        key, (unsigned long long)v, max);
+    *out = found ? (uint32_t)v : dflt;
+    return st;
+}
+
+/* The options whose tensors the inventory does not hold (projection and
+ * MLP biases; a conv without bias, which transformers' Zamba2MambaMixer
+ * never builds), refused by name. */
+static kvb_status zamba2_options(cfg *c)
+{
+    bool conv_bias = true, bias = false;
+    kvb_status st = get_bool(c, c->obj, "use_conv_bias", true, &conv_bias);
+    if (!st)
+        st = get_bool(c, c->obj, "add_bias_linear", false, &bias);
+    if (!st && (!conv_bias || bias))
+        return cfg_fail(c, KVB_EUNSUPPORTED,
+                        bias ? "add_bias_linear" : "use_conv_bias",
+                        "a Zamba2 model %s is not modelled; allowed: "
+                        "add_bias_linear false, use_conv_bias true",
+                        bias ? "with linear biases" : "without a conv bias");
+    bool attn = false, long_ctx = false;
+    if (!st)
+        st = get_bool(c, c->obj, "use_shared_attention_adapter", false, &attn);
+    if (!st)
+        st = get_bool(c, c->obj, "use_long_context", false, &long_ctx);
+    if (attn)
+        c->r->model.flags |= KVB_MODEL_SHARED_ATTN_ADAPTER;
+    if (long_ctx) /* Zamba2Config: use_long_context sets 16384 */
+        c->r->model.max_position_embeddings = 16384;
+    return st;
+}
+
+/* Zamba2's Mamba2 sizes (configuration_zamba2.py): n_mamba_heads heads of
+ * mamba_headdim = mamba_expand x hidden_size / n_mamba_heads, which the
+ * published configs also write out. */
+static kvb_status zamba2_mamba(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    uint32_t expand = 0;
+    kvb_status st = zamba2_u32(c, "mamba_expand", 2, 64, &expand);
+    if (!st)
+        st = zamba2_u32(c, "n_mamba_heads", 8, 65536, &m->ssm_num_heads);
+    uint64_t inner = (uint64_t)expand * m->hidden_size;
+    if (!st && inner % m->ssm_num_heads)
+        return cfg_fail(c, KVB_EPARSE, "n_mamba_heads",
+                        "n_mamba_heads (%u) does not divide mamba_expand x "
+                        "hidden_size (%llu); allowed: a divisor",
+                        m->ssm_num_heads, (unsigned long long)inner);
+    uint32_t head = 0;
+    if (!st)
+        st = zamba2_u32(c, "mamba_headdim",
+                        (uint32_t)(inner / m->ssm_num_heads), 65536, &head);
+    if (!st && (uint64_t)head * m->ssm_num_heads != inner)
+        return cfg_fail(c, KVB_EPARSE, "mamba_headdim",
+                        "mamba_headdim (%u) x n_mamba_heads (%u) is not "
+                        "mamba_expand x hidden_size (%llu); allowed: equal",
+                        head, m->ssm_num_heads, (unsigned long long)inner);
+    m->ssm_head_dim = head;
+    if (!st)
+        st = zamba2_u32(c, "mamba_ngroups", 1, 65536, &m->ssm_n_groups);
+    if (!st)
+        st = zamba2_u32(c, "mamba_d_state", 64, 65536, &m->ssm_state_size);
+    if (!st)
+        st = zamba2_u32(c, "mamba_d_conv", 4, 65536, &m->ssm_conv_kernel);
+    return st;
+}
+
+/* hybrid_layer_ids, when the config writes it, must name the "hybrid"
+ * entries of layers_block_type (Zamba2Config derives it from them). */
+static kvb_status zamba2_ids(cfg *c)
+{
+    const kvb_model *m = &c->r->model;
+    json_t *ids = json_object_get(c->obj, "hybrid_layer_ids");
+    if (!ids || json_is_null(ids))
+        return KVB_OK;
+    size_t k = 0;
+    for (uint32_t i = 0; i < m->num_hidden_layers; i++) {
+        if (m->layer_pattern[i] == 'M')
+            continue;
+        json_t *v = json_array_get(ids, k++);
+        if (!json_is_integer(v) || json_integer_value(v) != (json_int_t)i)
+            return cfg_fail(c, KVB_EPARSE, "hybrid_layer_ids",
+                            "hybrid_layer_ids disagrees with "
+                            "layers_block_type at layer %u; allowed: the "
+                            "indices of its \"hybrid\" entries",
+                            i);
+    }
+    if (k != json_array_size(ids))
+        return cfg_fail(c, KVB_EPARSE, "hybrid_layer_ids",
+                        "hybrid_layer_ids has %zu entries, "
+                        "layers_block_type %zu hybrid layers; allowed: equal",
+                        json_array_size(ids), k);
+    return KVB_OK;
+}
+
+/*
+ * Zamba2 (configuration_zamba2.py, modeling_zamba2.py; vLLM zamba2.py):
+ * layers_block_type names each layer "mamba" (a Mamba2 layer, 'M') or
+ * "hybrid" (a shared transformer block, its adapters and linear, then a
+ * Mamba2 layer).  The num_mem_blocks shared blocks are cycled over the
+ * hybrid layers; the first num_mem_blocks hybrid layers store them ('Z'),
+ * the rest reuse them ('z').  The attention input is concat(hidden,
+ * embeddings), so its head_dim is 2 x hidden_size / num_attention_heads
+ * (attention_head_dim, which Zamba2Config computes whatever the file
+ * says).  The pre-transformers configs (layers_block_type "m"/"g",
+ * lora_rank) are refused by pattern_list: transformers does not read them.
+ */
+static kvb_status zamba2(cfg *c)
+{
+    static const char *const names[] = {"mamba", "hybrid"};
+    kvb_model *m = &c->r->model;
+    kvb_status st = zamba2_options(c);
+    if (!st && !json_is_array(json_object_get(c->obj, "layers_block_type")))
+        return cfg_fail(c, KVB_EPARSE, "layers_block_type",
+                        "layers_block_type is missing; each layer's kind "
+                        "(mamba or hybrid) must be given");
+    if (!st)
+        st = pattern_list(c, "layers_block_type", names, "MZ", 2);
+    if (!st)
+        st = zamba2_ids(c);
+    if (!st)
+        st = zamba2_u32(c, "num_mem_blocks", 1, 256, &m->shared_blocks);
+    if (!st)
+        st = zamba2_u32(c, "adapter_rank", 128, 65536, &m->adapter_rank);
+    uint32_t seen = 0;
+    for (uint32_t i = 0; !st && i < m->num_hidden_layers; i++)
+        if (m->layer_pattern[i] == 'Z' && seen++ >= m->shared_blocks)
+            m->layer_pattern[i] = 'z';
+    if (!st && seen < m->shared_blocks)
+        return cfg_fail(c, KVB_EUNSUPPORTED, "num_mem_blocks",
+                        "num_mem_blocks (%u) exceeds the hybrid layers "
+                        "(%u): a block never used is not modelled; "
+                        "allowed: at most the hybrid layers",
+                        m->shared_blocks, seen);
+    if (!st && (2 * m->hidden_size) % m->num_attention_heads)
+        return cfg_fail(c, KVB_EPARSE, "num_attention_heads",
+                        "num_attention_heads (%u) does not divide 2 x "
+                        "hidden_size (%llu), Zamba2's attention width; "
+                        "allowed: a divisor",
+                        m->num_attention_heads,
+                        (unsigned long long)(2 * m->hidden_size));
+    m->head_dim = (uint32_t)(2 * m->hidden_size / m->num_attention_heads);
+    return st ? st : zamba2_mamba(c);
+}
+
 static kvb_status hybrid(cfg *c)
 {
     kvb_model *m = &c->r->model;
@@ -1348,6 +1512,7 @@ static kvb_status hybrid(cfg *c)
                     : c->fam->arch == KVB_ARCH_GRANITE_H ? granite_h(c)
                     : c->fam->arch == KVB_ARCH_JAMBA     ? jamba(c)
                     : c->fam->arch == KVB_ARCH_FALCON_H1 ? falcon_h1(c)
+                    : c->fam->arch == KVB_ARCH_ZAMBA2    ? zamba2(c)
                                                          : nemotron_h(c);
     if (!st)
         cfg_mark(c, KVB_READ_FIELD_FLAGS, "model_type");
@@ -1633,8 +1798,6 @@ static kvb_status cross_layers(cfg *c)
 static const struct {
     const char *type, *missing;
 } unmodelled[] = {
-    {"zamba2", "Mamba2 layers with shared attention blocks and their LoRA "
-               "adapters"},
     {"zamba", "Mamba1 layers with a shared attention block"},
     {"bamba", "its attn_layer_indices layout (Mamba2 + MLP layers)"},
     {"mamba", "attention-free Mamba1 layers"},

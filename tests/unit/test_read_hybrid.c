@@ -340,8 +340,9 @@ static void test_read_hybrid_qwen3_5_llama_cpp_log(void **state)
 static void test_read_hybrid_unmodelled_families(void **state)
 {
     (void)state;
-    static const char *const types[] = {"zamba", "bamba", "zamba2", "mamba2"};
-    for (size_t i = 0; i < 4; i++) {
+    static const char *const types[] = {"zamba", "bamba", "mamba2",
+                                        "falcon_mamba"};
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
         char json[512];
         snprintf(json, sizeof json,
                  "{\"model_type\": \"%s\", \"hidden_size\": 4096,"

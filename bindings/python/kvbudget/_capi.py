@@ -184,6 +184,8 @@ class Model(CStruct):
         ("vision_global_layers", "uint32_t"),
         ("vision_max_tiles", "uint32_t"),
         ("vision_aspect_ratios", "uint32_t"),
+        # Zamba2 shared blocks (@since 0.2)
+        ("shared_blocks", "uint32_t"), ("adapter_rank", "uint32_t"),
     )
 
 

@@ -65,6 +65,7 @@ class Arch(enum.IntEnum):
     GLM4_MOE = 20
     JAMBA = 21
     FALCON_H1 = 22
+    ZAMBA2 = 24
     MLLAMA = 25
 
 
@@ -126,6 +127,7 @@ class ModelFlag(enum.IntFlag):
     SHARED_EXPERT_GATE = 1 << 13
     ATTN_GATE = 1 << 14
     SSM_NO_NORM = 1 << 15
+    SHARED_ATTN_ADAPTER = 1 << 18
 
 
 class QuantMethod(enum.IntEnum):
@@ -218,6 +220,9 @@ class TensorRole(enum.IntEnum):
     INDEXER_WQ_B = 34
     INDEXER_WK = 35
     INDEXER_WEIGHTS = 36
+    ADAPTER_A = 46
+    ADAPTER_B = 47
+    HYBRID_LINEAR = 48
     CROSS_GATE = 50
 
 

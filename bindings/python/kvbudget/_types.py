@@ -257,6 +257,9 @@ class Model(_CMirror):
     vision_global_layers: int = 0
     vision_max_tiles: int = 0
     vision_aspect_ratios: int = 0
+    # Zamba2 shared blocks (@since 0.2)
+    shared_blocks: int = 0
+    adapter_rank: int = 0
 
 
 @dataclass(frozen=True)

@@ -1639,6 +1639,38 @@ static kvb_status indexer_check(const kvb__engine_in *in, kvb_error *err)
     return KVB_OK;
 }
 
+/*
+ * Gemma 3n on vLLM: text support came with PR #20134 (merged 2025-06-26,
+ * first in 0.9.2), whose Gemma3nAttention names a
+ * kv_sharing_target_layer_name for the last num_kv_shared_layers layers;
+ * V1's get_kv_cache_spec skips those layers, so they get no KV cache.
+ * Cross-layer KV sharing is V1's alone (V0's Attention raises
+ * NotImplementedError for it), and Gemma3nForConditionalGeneration does
+ * not implement SupportsPP.
+ */
+static kvb_status gemma3n_check(const kvb__engine_in *in, kvb_error *err)
+{
+    if (in->model->arch != KVB_ARCH_GEMMA3N)
+        return KVB_OK;
+    if (in->version && in->version < 902u)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine_version",
+                         "vLLM before 0.9.2 has no Gemma 3n (PR #20134); "
+                         "allowed: 0.9.2 or later");
+    if (line_v0(in))
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.accounting",
+                         "Gemma 3n's shared KV layers "
+                         "(kv_sharing_target_layer_name) run on vLLM's V1 "
+                         "engine only; V0 refuses them; allowed: V1");
+    if (in->s.pipeline_parallel_size > 1)
+        return kvb__fail(err, KVB_EUNSUPPORTED,
+                         "serving.pipeline_parallel_size",
+                         "serving.pipeline_parallel_size (%u): vLLM's "
+                         "Gemma 3n does not support pipeline parallelism "
+                         "(no SupportsPP); allowed: 1",
+                         in->s.pipeline_parallel_size);
+    return KVB_OK;
+}
+
 static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
 {
     bool raised = kvb__has_recurrent(in->model) && hybrid_modelled(in) &&
@@ -1656,7 +1688,8 @@ static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
                          "serving.accounting (%s) is not one of vLLM's; "
                          "allowed: -1, vllm-v0, vllm-v1, vllm-v1-0.21",
                          kvb_accounting_name(a) ? kvb_accounting_name(a) : "?");
-    return indexer_check(in, err);
+    st = indexer_check(in, err);
+    return st ? st : gemma3n_check(in, err);
 }
 
 static void vllm_defaults(kvb__engine_in *in)
@@ -1693,6 +1726,16 @@ static bool vllm_startup_check(const kvb__engine_in *in)
 static void vllm_tower_warnings(const kvb__engine_in *in, kvb_plan *p)
 {
     const kvb_model *m = in->model;
+    if (in->tower_left_out == KVB_VISION_GEMMA3N) {
+        warn(p, "vLLM before 0.10.0 loads Gemma 3n's language model only "
+                "(gemma3n.py, PR #20134): its towers are left out");
+        return;
+    }
+    if (m->vision_kind == KVB_VISION_GEMMA3N)
+        warn(p, "Gemma 3n towers counted: the audio Conformer and both "
+                "embedders from the config, the MobileNetV5 vision tower "
+                "as a cited 294,284,096 parameters (KerasHub preset), not "
+                "derived");
     if (m->vision_kind == KVB_VISION_NONE) {
         if (in->s.mm_disabled)
             warn(p, "text-only mode: the vision tower is left out, as "
@@ -1832,6 +1875,7 @@ static uint32_t tower_modalities(const kvb_model *m)
     case KVB_VISION_NONE: return 0;
     case KVB_VISION_QWEN2_5_VL:
     case KVB_VISION_QWEN3_VL: return KVB_MM_IMAGE | KVB_MM_VIDEO;
+    case KVB_VISION_GEMMA3N: return KVB_MM_IMAGE | KVB_MM_AUDIO;
     default: return KVB_MM_IMAGE;
     }
 }
@@ -1842,6 +1886,14 @@ static uint32_t tower_modalities(const kvb_model *m)
  * the same outright (PR #34120). */
 bool kvb__vllm_text_only(const kvb_model *m, const kvb_serving *s)
 {
+    /* Gemma 3n came to vLLM text only (0.9.2, gemma3n.py loads the
+     * language model alone); its towers arrived with gemma3n_mm.py (PR
+     * #20495, taken as 0.10.0).  Whether its towers honour the implicit
+     * language-model-only mode was not checked, so from 0.10.0 they are
+     * always counted. */
+    if (m->vision_kind == KVB_VISION_GEMMA3N)
+        return s->engine == KVB_ENGINE_VLLM && s->engine_version &&
+               s->engine_version < 1000u;
     uint32_t need = tower_modalities(m);
     if (s->engine != KVB_ENGINE_VLLM || !need ||
         (s->mm_disabled & need) != need)
@@ -2054,4 +2106,5 @@ const kvb__engine kvb__engine_vllm = {
     .positional_model = true,
     .recurrent = true,      /* hybrid_check refuses the releases not modelled */
     .sparse_indexer = true, /* indexer_check refuses what is not modelled */
+    .kv_sharing = true,     /* gemma3n_check refuses what is not modelled */
 };

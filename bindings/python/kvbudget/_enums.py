@@ -64,6 +64,7 @@ class Arch(enum.IntEnum):
     GRANITE_H = 19
     GLM4_MOE = 20
     JAMBA = 21
+    GEMMA3N = 23
 
 
 class Vision(enum.IntEnum):
@@ -75,6 +76,7 @@ class Vision(enum.IntEnum):
     QWEN3_VL = 3
     PIXTRAL = 4
     LLAMA4 = 5
+    GEMMA3N = 7
 
 
 class Multimodal(enum.IntFlag):
@@ -214,6 +216,10 @@ class TensorRole(enum.IntEnum):
     INDEXER_WQ_B = 34
     INDEXER_WK = 35
     INDEXER_WEIGHTS = 36
+    PLE_EMBED = 40
+    PLE = 41
+    ALTUP = 42
+    LAUREL = 43
 
 
 class Storage(enum.IntEnum):

@@ -475,6 +475,21 @@ static uint64_t moe_live(const kvb_model *m, uint32_t tp, bool ep,
     return b;
 }
 
+/*
+ * What stays live across a Gemma 3n layer in vLLM's gemma3n.py forward,
+ * in place of the hidden states and residual: hidden_states_0 (kept by
+ * the function until it returns), the AltUp streams the layer gets
+ * ([altup_num_inputs, T, hidden]) and the predictions it makes from them
+ * (as many), and per_layer_inputs ([T, layers, hidden_size_per_layer_
+ * input]).  An estimate from the code, not checked against a log.
+ */
+static uint64_t gemma3n_live(const kvb_model *m, const widths *w)
+{
+    uint64_t streams = (1 + 2 * (uint64_t)m->altup_num_inputs) * w->hidden;
+    return streams + w->tokens * m->num_hidden_layers *
+                         m->hidden_size_per_layer_input * w->b;
+}
+
 static uint64_t forward_peak(const kvb__engine_in *in, uint32_t first,
                              uint32_t last, const widths *w)
 {
@@ -489,7 +504,9 @@ static uint64_t forward_peak(const kvb__engine_in *in, uint32_t first,
     if (last - first > moe)
         dense = mlp_live(m, kvb__cdiv(m->intermediate_size, tp), w);
     uint64_t mlp = kvb__max(dense, sparse);
-    return 2 * w->hidden + kvb__max(attn_live(m, tp, w), mlp);
+    uint64_t carried =
+        m->arch == KVB_ARCH_GEMMA3N ? gemma3n_live(m, w) : 2 * w->hidden;
+    return carried + kvb__max(attn_live(m, tp, w), mlp);
 }
 
 static uint64_t sampler_peak(const kvb__engine_in *in, const widths *w)

@@ -78,7 +78,8 @@ int kvb__gemma3n_globals(const kvb_model *m, kvb__tensor_fn fn, void *ctx)
 {
     gwalk w = {m, fn, ctx, 0};
     uint64_t h = m->hidden_size;
-    uint64_t ple = (uint64_t)m->num_hidden_layers * m->hidden_size_per_layer_input;
+    uint64_t ple =
+        (uint64_t)m->num_hidden_layers * m->hidden_size_per_layer_input;
     put(&w, KVB_ROLE_PLE_EMBED, -1, KVB_SPLIT_VOCAB,
         m->vocab_size_per_layer_input, ple, G_PLE_EMBED);
     put(&w, KVB_ROLE_PLE, -1, KVB_SPLIT_COLUMN, ple, h, G_PLE_MODEL);
@@ -120,22 +121,14 @@ int kvb__gemma3n_layer(const kvb_model *m, uint32_t i, kvb__tensor_fn fn,
 }
 
 static const char *const g3n_names[G_LAST_] = {
-    "embed_tokens_per_layer.weight",
-    "per_layer_model_projection.weight",
-    "per_layer_projection_norm.weight",
-    "altup_projections",
-    "altup_unembed_projections",
-    "altup.correct_output_scale",
-    "altup.correction_coefs.weight",
-    "altup.prediction_coefs.weight",
-    "altup.modality_router.weight",
-    "altup.router_norm.weight",
-    "laurel.linear_left.weight",
-    "laurel.linear_right.weight",
-    "laurel.post_laurel_norm.weight",
-    "per_layer_input_gate.weight",
-    "per_layer_projection.weight",
-    "post_per_layer_input_norm.weight",
+    "embed_tokens_per_layer.weight",    "per_layer_model_projection.weight",
+    "per_layer_projection_norm.weight", "altup_projections",
+    "altup_unembed_projections",        "altup.correct_output_scale",
+    "altup.correction_coefs.weight",    "altup.prediction_coefs.weight",
+    "altup.modality_router.weight",     "altup.router_norm.weight",
+    "laurel.linear_left.weight",        "laurel.linear_right.weight",
+    "laurel.post_laurel_norm.weight",   "per_layer_input_gate.weight",
+    "per_layer_projection.weight",      "post_per_layer_input_norm.weight",
 };
 
 void kvb__gemma3n_name(const kvb__tdesc *t, char *buf, size_t cap)
@@ -158,34 +151,34 @@ void kvb__gemma3n_name(const kvb__tdesc *t, char *buf, size_t cap)
 /* Tower tensors, in their ordinal: a part and, for the Conformer, the
  * block (block + 1; 0 outside the blocks). */
 enum tpart {
-    T_MOBILENET,    /* vision_tower.timm_model: the cited count */
-    T_SSCP_CONV_0,  /* subsample_conv_projection.conv_0.conv */
-    T_SSCP_NORM_0,  /* conv_0.norm */
-    T_SSCP_CONV_1,  /* conv_1.conv */
-    T_SSCP_NORM_1,  /* conv_1.norm */
-    T_SSCP_PROJ,    /* input_proj_linear */
-    T_FFW_PRE,      /* ffw_layer_{start,end}.pre_layer_norm */
-    T_FFW_1,        /* ffw_layer_1 */
-    T_FFW_2,        /* ffw_layer_2 */
-    T_FFW_POST,     /* post_layer_norm */
-    T_ATTN_PRE,     /* attention.pre_attn_norm */
-    T_ATTN_SCALE,   /* attention.attn.per_dim_scale */
-    T_ATTN_POS,     /* attention.attn.relative_position_embedding.pos_proj */
-    T_ATTN_Q,       /* attention.attn.q_proj */
-    T_ATTN_K,       /* attention.attn.k_proj */
-    T_ATTN_V,       /* attention.attn.v_proj */
-    T_ATTN_POST,    /* attention.post */
-    T_ATTN_NORM,    /* attention.post_norm */
-    T_CONV_PRE,     /* lconv1d.pre_layer_norm */
-    T_CONV_START,   /* lconv1d.linear_start */
-    T_CONV_DW,      /* lconv1d.depthwise_conv1d */
-    T_CONV_NORM,    /* lconv1d.conv_norm */
-    T_CONV_END,     /* lconv1d.linear_end */
-    T_BLOCK_NORM,   /* conformer.b.norm */
-    T_EMB_TABLE,    /* embed_{vision,audio}.embedding */
-    T_EMB_HARD,     /* hard_embedding_norm */
-    T_EMB_SOFT,     /* soft_embedding_norm */
-    T_EMB_PROJ,     /* embedding_projection */
+    T_MOBILENET,   /* vision_tower.timm_model: the cited count */
+    T_SSCP_CONV_0, /* subsample_conv_projection.conv_0.conv */
+    T_SSCP_NORM_0, /* conv_0.norm */
+    T_SSCP_CONV_1, /* conv_1.conv */
+    T_SSCP_NORM_1, /* conv_1.norm */
+    T_SSCP_PROJ,   /* input_proj_linear */
+    T_FFW_PRE,     /* ffw_layer_{start,end}.pre_layer_norm */
+    T_FFW_1,       /* ffw_layer_1 */
+    T_FFW_2,       /* ffw_layer_2 */
+    T_FFW_POST,    /* post_layer_norm */
+    T_ATTN_PRE,    /* attention.pre_attn_norm */
+    T_ATTN_SCALE,  /* attention.attn.per_dim_scale */
+    T_ATTN_POS,    /* attention.attn.relative_position_embedding.pos_proj */
+    T_ATTN_Q,      /* attention.attn.q_proj */
+    T_ATTN_K,      /* attention.attn.k_proj */
+    T_ATTN_V,      /* attention.attn.v_proj */
+    T_ATTN_POST,   /* attention.post */
+    T_ATTN_NORM,   /* attention.post_norm */
+    T_CONV_PRE,    /* lconv1d.pre_layer_norm */
+    T_CONV_START,  /* lconv1d.linear_start */
+    T_CONV_DW,     /* lconv1d.depthwise_conv1d */
+    T_CONV_NORM,   /* lconv1d.conv_norm */
+    T_CONV_END,    /* lconv1d.linear_end */
+    T_BLOCK_NORM,  /* conformer.b.norm */
+    T_EMB_TABLE,   /* embed_{vision,audio}.embedding */
+    T_EMB_HARD,    /* hard_embedding_norm */
+    T_EMB_SOFT,    /* soft_embedding_norm */
+    T_EMB_PROJ,    /* embedding_projection */
     T_LAST_
 };
 
@@ -201,9 +194,14 @@ static void tput(twalk *w, uint64_t rows, uint64_t cols, uint32_t block,
 {
     if (w->stop || rows == 0 || cols == 0)
         return;
-    kvb__tdesc t = {KVB_ROLE_VISION,      -1,   KVB_SPLIT_REPLICATED,
-                    KVB_ROLE_VISION,      1,    rows,
-                    cols,                 block * T_LAST_ + part};
+    kvb__tdesc t = {KVB_ROLE_VISION,
+                    -1,
+                    KVB_SPLIT_REPLICATED,
+                    KVB_ROLE_VISION,
+                    1,
+                    rows,
+                    cols,
+                    block * T_LAST_ + part};
     w->stop = w->fn(w->ctx, &t);
 }
 

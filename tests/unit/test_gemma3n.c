@@ -42,10 +42,9 @@ static char *g3n_json(unsigned layers, unsigned inter, unsigned shared,
     char types[4096] = "", sizes[4096] = "";
     size_t t = 0, s = 0;
     for (unsigned i = 0; i < layers; i++) {
-        t += (size_t)snprintf(types + t, sizeof types - t, "%s\"%s\"",
-                              i ? ", " : "",
-                              (i + 1) % 5 ? "sliding_attention"
-                                          : "full_attention");
+        t += (size_t)snprintf(
+            types + t, sizeof types - t, "%s\"%s\"", i ? ", " : "",
+            (i + 1) % 5 ? "sliding_attention" : "full_attention");
         s += (size_t)snprintf(sizes + s, sizeof sizes - s, "%s%u",
                               i ? ", " : "", inter);
     }
@@ -129,8 +128,8 @@ static uint64_t text_params(uint64_t L, uint64_t I)
     const uint64_t H = 2048;
     uint64_t layer =
         10485760 + 512 + 3 * H * I + 4 * H + 12368 + 264192 + 1050624;
-    return 537395200ull + 262144ull * 256 * L + 256 * L * H + 256 +
-           25165824 + H + L * layer;
+    return 537395200ull + 262144ull * 256 * L + 256 * L * H + 256 + 25165824 +
+           H + L * layer;
 }
 
 /*
@@ -247,15 +246,15 @@ static void test_gemma3n_kv_bytes(void **state)
     for (int i = 0; i < 2; i++) {
         uint64_t whole = 0, per_gpu = 0;
         kvb_error e = KVB_ERROR_INIT;
-        assert_int_equal(kvb_kv_bytes_per_token(&models[i], &q, 1, 1, &whole,
-                                                &per_gpu, &e),
-                         KVB_OK);
+        assert_int_equal(
+            kvb_kv_bytes_per_token(&models[i], &q, 1, 1, &whole, &per_gpu, &e),
+            KVB_OK);
         assert_int_equal(whole, 20 * 2048);
         assert_int_equal(per_gpu, 20 * 2048);
         /* TP 2: one KV head per rank, 1024 bytes per layer */
-        assert_int_equal(kvb_kv_bytes_per_token(&models[i], &q, 2, 1, &whole,
-                                                &per_gpu, &e),
-                         KVB_OK);
+        assert_int_equal(
+            kvb_kv_bytes_per_token(&models[i], &q, 2, 1, &whole, &per_gpu, &e),
+            KVB_OK);
         assert_int_equal(per_gpu, 20 * 1024);
         uint32_t kinds[3];
         kvb__kv_count_kinds(&models[i], 0, models[i].num_hidden_layers, true,
@@ -459,9 +458,9 @@ static void test_gemma3n_names(void **state)
         assert_int_equal(kvb_model_tensor_get(&m, NULL, i, &t, &e), KVB_OK);
         ple |= strcmp(t.name, "model.embed_tokens_per_layer.weight") == 0 &&
                t.rows == 262144 && t.cols == 7680;
-        laurel |= strcmp(t.name, "model.layers.29.laurel.linear_left.weight") ==
-                      0 &&
-                  t.rows == 64;
+        laurel |=
+            strcmp(t.name, "model.layers.29.laurel.linear_left.weight") == 0 &&
+            t.rows == 64;
         conformer |= strcmp(t.name, "model.audio_tower.conformer.11.attention."
                                     "attn.q_proj.weight") == 0;
         mobilenet |= strstr(t.name, "mobilenetv5_300m_enc") != NULL &&

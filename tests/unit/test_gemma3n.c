@@ -19,7 +19,8 @@
  *        KV layers (google-ai-edge's Gemma 3n E2B builder; llama.cpp's
  *        n_layer_kv_from_start = 20 = 30 - 10).
  * Published totals are coarse: "5B" and "8B raw parameters" (model
- * cards, huggingface blog gemma3n.md); no model.safetensors.index.json
+ * cards, huggingface blog gemma3n.md), and LM Studio lists the text-only
+ * GGUFs as 4.5B (E2B) and 6.9B (E4B); no model.safetensors.index.json
  * total_size was found, so the exact counts here are the hand sums.
  */
 #include "testing.h"

@@ -157,28 +157,32 @@ enum tpart {
     T_SSCP_CONV_1, /* conv_1.conv */
     T_SSCP_NORM_1, /* conv_1.norm */
     T_SSCP_PROJ,   /* input_proj_linear */
-    T_FFW_PRE,     /* ffw_layer_{start,end}.pre_layer_norm */
+    T_FFW_PRE,     /* ffw_layer_start.pre_layer_norm */
     T_FFW_1,       /* ffw_layer_1 */
     T_FFW_2,       /* ffw_layer_2 */
     T_FFW_POST,    /* post_layer_norm */
-    T_ATTN_PRE,    /* attention.pre_attn_norm */
-    T_ATTN_SCALE,  /* attention.attn.per_dim_scale */
-    T_ATTN_POS,    /* attention.attn.relative_position_embedding.pos_proj */
-    T_ATTN_Q,      /* attention.attn.q_proj */
-    T_ATTN_K,      /* attention.attn.k_proj */
-    T_ATTN_V,      /* attention.attn.v_proj */
-    T_ATTN_POST,   /* attention.post */
-    T_ATTN_NORM,   /* attention.post_norm */
-    T_CONV_PRE,    /* lconv1d.pre_layer_norm */
-    T_CONV_START,  /* lconv1d.linear_start */
-    T_CONV_DW,     /* lconv1d.depthwise_conv1d */
-    T_CONV_NORM,   /* lconv1d.conv_norm */
-    T_CONV_END,    /* lconv1d.linear_end */
-    T_BLOCK_NORM,  /* conformer.b.norm */
-    T_EMB_TABLE,   /* embed_{vision,audio}.embedding */
-    T_EMB_HARD,    /* hard_embedding_norm */
-    T_EMB_SOFT,    /* soft_embedding_norm */
-    T_EMB_PROJ,    /* embedding_projection */
+    T_END_PRE,     /* the same four of ffw_layer_end */
+    T_END_1,
+    T_END_2,
+    T_END_POST,
+    T_ATTN_PRE,   /* attention.pre_attn_norm */
+    T_ATTN_SCALE, /* attention.attn.per_dim_scale */
+    T_ATTN_POS,   /* attention.attn.relative_position_embedding.pos_proj */
+    T_ATTN_Q,     /* attention.attn.q_proj */
+    T_ATTN_K,     /* attention.attn.k_proj */
+    T_ATTN_V,     /* attention.attn.v_proj */
+    T_ATTN_POST,  /* attention.post */
+    T_ATTN_NORM,  /* attention.post_norm */
+    T_CONV_PRE,   /* lconv1d.pre_layer_norm */
+    T_CONV_START, /* lconv1d.linear_start */
+    T_CONV_DW,    /* lconv1d.depthwise_conv1d */
+    T_CONV_NORM,  /* lconv1d.conv_norm */
+    T_CONV_END,   /* lconv1d.linear_end */
+    T_BLOCK_NORM, /* conformer.b.norm */
+    T_EMB_TABLE,  /* embed_{vision,audio}.embedding */
+    T_EMB_HARD,   /* hard_embedding_norm */
+    T_EMB_SOFT,   /* soft_embedding_norm */
+    T_EMB_PROJ,   /* embedding_projection */
     T_LAST_
 };
 
@@ -207,12 +211,12 @@ static void tput(twalk *w, uint64_t rows, uint64_t cols, uint32_t block,
 
 /* A Conformer feed-forward: pre norm, 4x up, down, post norm
  * (Gemma3nAudioConformerFeedForward). */
-static void ffw(twalk *w, uint64_t h, uint32_t b)
+static void ffw(twalk *w, uint64_t h, uint32_t b, uint32_t first)
 {
-    tput(w, h, 1, b, T_FFW_PRE);
-    tput(w, 4 * h, h, b, T_FFW_1);
-    tput(w, h, 4 * h, b, T_FFW_2);
-    tput(w, h, 1, b, T_FFW_POST);
+    tput(w, h, 1, b, first);
+    tput(w, 4 * h, h, b, first + 1);
+    tput(w, h, 4 * h, b, first + 2);
+    tput(w, h, 1, b, first + 3);
 }
 
 /* One Gemma3nAudioConformerBlock: ffw_layer_start, chunked local
@@ -224,7 +228,7 @@ static void conformer(twalk *w, uint32_t b)
 {
     const kvb_model *m = w->m;
     uint64_t h = m->audio_hidden_size;
-    ffw(w, h, b);
+    ffw(w, h, b, T_FFW_PRE);
     tput(w, h, 1, b, T_ATTN_PRE);
     tput(w, h / m->audio_num_heads, 1, b, T_ATTN_SCALE);
     tput(w, h, h, b, T_ATTN_POS);
@@ -238,7 +242,7 @@ static void conformer(twalk *w, uint32_t b)
     tput(w, h, m->audio_conv_kernel, b, T_CONV_DW);
     tput(w, h, 1, b, T_CONV_NORM);
     tput(w, h, h, b, T_CONV_END);
-    ffw(w, h, b);
+    ffw(w, h, b, T_END_PRE);
     tput(w, h, 1, b, T_BLOCK_NORM);
 }
 
@@ -307,10 +311,14 @@ void kvb__gemma3n_tower_name(const kvb__tdesc *t, char *buf, size_t cap)
         "subsample_conv_projection.conv_1.conv.weight",
         "subsample_conv_projection.conv_1.norm.weight",
         "subsample_conv_projection.input_proj_linear.weight",
-        "pre_layer_norm.weight",
-        "ffw_layer_1.weight",
-        "ffw_layer_2.weight",
-        "post_layer_norm.weight",
+        "ffw_layer_start.pre_layer_norm.weight",
+        "ffw_layer_start.ffw_layer_1.weight",
+        "ffw_layer_start.ffw_layer_2.weight",
+        "ffw_layer_start.post_layer_norm.weight",
+        "ffw_layer_end.pre_layer_norm.weight",
+        "ffw_layer_end.ffw_layer_1.weight",
+        "ffw_layer_end.ffw_layer_2.weight",
+        "ffw_layer_end.post_layer_norm.weight",
         "attention.pre_attn_norm.weight",
         "attention.attn.per_dim_scale",
         "attention.attn.relative_position_embedding.pos_proj.weight",

@@ -452,6 +452,7 @@ static void test_gemma3n_names(void **state)
     kvb_error e = KVB_ERROR_INIT;
     assert_int_equal(kvb_model_tensor_count(&m, &n, &e), KVB_OK);
     bool ple = false, laurel = false, conformer = false, mobilenet = false;
+    bool ffw_end = false;
     for (size_t i = 0; i < n; i++) {
         kvb_tensor t;
         memset(&t, 0, sizeof t);
@@ -464,10 +465,13 @@ static void test_gemma3n_names(void **state)
             t.rows == 64;
         conformer |= strcmp(t.name, "model.audio_tower.conformer.11.attention."
                                     "attn.q_proj.weight") == 0;
+        ffw_end |= strcmp(t.name, "model.audio_tower.conformer.0.ffw_layer_"
+                                  "end.ffw_layer_1.weight") == 0 &&
+                   t.rows == 6144;
         mobilenet |= strstr(t.name, "mobilenetv5_300m_enc") != NULL &&
                      t.rows == 294284096;
     }
-    assert_true(ple && laurel && conformer && mobilenet);
+    assert_true(ple && laurel && conformer && mobilenet && ffw_end);
 }
 
 KVB_TESTS(cmocka_unit_test(test_gemma3n_params_by_hand),

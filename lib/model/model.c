@@ -518,6 +518,15 @@ static kvb_status check_products(const kvb_model *m, kvb_error *err)
 static kvb_status check_gemma3n(const kvb_model *m, kvb_error *err)
 {
     bool gemma3n = m->arch == KVB_ARCH_GEMMA3N;
+    bool audio = m->audio_num_layers || m->audio_num_heads ||
+                 m->audio_hidden_size || m->audio_conv_kernel ||
+                 m->audio_input_features || m->audio_sscp_channels_1 ||
+                 m->audio_sscp_channels_2 || m->mm_embed_vocab_size;
+    /* (a gemma3n model keeps them when a plan leaves its towers out) */
+    if (audio && !gemma3n)
+        return kvb__fail(err, KVB_EINVAL, "model.arch",
+                         "model.audio_* and mm_embed_vocab_size size Gemma "
+                         "3n's towers; allowed: 0 unless arch is gemma3n");
     bool any = m->num_kv_shared_layers || m->hidden_size_per_layer_input ||
                m->vocab_size_per_layer_input || m->altup_num_inputs ||
                m->laurel_rank;

@@ -441,6 +441,11 @@ static void test_gemma3n_validate(void **state)
     m = E2B();
     m.laurel_rank = 0;
     assert_int_equal(kvb_model_validate(&m, &e), KVB_EINVAL);
+    /* audio sizes on another family would be ignored */
+    m = tiny_llama();
+    m.audio_num_layers = 12;
+    assert_int_equal(kvb_model_validate(&m, &e), KVB_EINVAL);
+    assert_string_equal(e.field, "model.arch");
 }
 
 /* Tensor names follow the checkpoint's (a few spot checks). */

@@ -1673,11 +1673,15 @@ static kvb_status gemma3n_check(const kvb__engine_in *in, kvb_error *err)
         return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine_version",
                          "vLLM before 0.9.2 has no Gemma 3n (PR #20134); "
                          "allowed: 0.9.2 or later");
-    if (line_v0(in))
+    if (line_v0(in)) {
+        const char *why = kvb__vllm_v0_fallback(in);
         return kvb__fail(err, KVB_EUNSUPPORTED, "serving.accounting",
                          "Gemma 3n's shared KV layers "
                          "(kv_sharing_target_layer_name) run on vLLM's V1 "
-                         "engine only; V0 refuses them; allowed: V1");
+                         "engine only and V0 refuses them; this plan is V0%s"
+                         "%s; allowed: V1",
+                         why ? ", vLLM's fallback for " : "", why ? why : "");
+    }
     if (in->s.pipeline_parallel_size > 1)
         return kvb__fail(err, KVB_EUNSUPPORTED,
                          "serving.pipeline_parallel_size",

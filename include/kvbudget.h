@@ -397,7 +397,7 @@ typedef enum kvb_vision {
     KVB_VISION_QWEN3_VL = 3,   /* Qwen3-VL: LayerNorm ViT + deepstack mergers */
     KVB_VISION_PIXTRAL = 4,    /* Mistral 3: Pixtral encoder + patch merger */
     KVB_VISION_LLAMA4 = 5,     /* Llama 4: ViT + pixel-shuffle adapter */
-    KVB_VISION_GEMMA3N = 7,    /* Gemma 3n: MobileNetV5 (a cited count), USM
+    KVB_VISION_GEMMA3N = 7,    /* Gemma 3n: MobileNetV5 (timm's count), USM
                                   Conformer audio tower, two embedders
                                   (@since 0.2) */
     KVB_VISION_LAST_           /* never use */

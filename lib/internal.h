@@ -315,8 +315,6 @@ int kvb__gemma3n_layer(const kvb_model *m, uint32_t i, kvb__tensor_fn fn,
 int kvb__gemma3n_towers(const kvb_model *m, kvb__tensor_fn fn, void *ctx);
 void kvb__gemma3n_name(const kvb__tdesc *t, char *buf, size_t cap);
 void kvb__gemma3n_tower_name(const kvb__tdesc *t, char *buf, size_t cap);
-/* Is t the MobileNetV5 tower, whose count is cited rather than derived? */
-bool kvb__gemma3n_tower_cited(const kvb__tdesc *t);
 /* Is kind a kvb_vision value this library builds (the enum has gaps)? */
 bool kvb__vision_known(int32_t kind);
 int kvb__vision_walk(const kvb_model *m, bool replicate, kvb__tensor_fn fn,

@@ -1755,8 +1755,8 @@ static void vllm_tower_warnings(const kvb__engine_in *in, kvb_plan *p)
     if (m->vision_kind == KVB_VISION_GEMMA3N)
         warn(p, "Gemma 3n towers counted: the audio Conformer and both "
                 "embedders from the config, the MobileNetV5 vision tower "
-                "as a cited 294,284,096 parameters (KerasHub preset), not "
-                "derived");
+                "as timm's 294,126,912 parameters for mobilenetv5_300m_enc, "
+                "not derived from the config");
     if (m->vision_kind == KVB_VISION_NONE) {
         if (in->s.mm_disabled)
             warn(p, "text-only mode: the vision tower is left out, as "

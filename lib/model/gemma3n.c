@@ -22,14 +22,19 @@
 #include <stdio.h>
 
 /*
- * The vision tower is timm's mobilenetv5_300m_enc, whose shape the config
- * does not give (vision_config names the architecture and its output
- * width only).  Its count is cited, not derived: KerasHub's
- * "mobilenetv5_300m_enc_gemma3n" preset lists 294,284,096 parameters
- * (keras-hub, keras_hub/src/models/mobilenetv5/mobilenetv5_presets.py).
- * The plan says so in its warning.
+ * The vision tower is timm's mobilenetv5_300m_enc (transformers builds it
+ * with timm.create_model through TimmWrapperModel), whose shape the
+ * config does not give: vision_config names the architecture and its
+ * output width only.  Its count is therefore a constant, taken from
+ * timm's own definition (huggingface/pytorch-image-models
+ * timm/models/mobilenetv5.py, _gen_mobilenet_v5, at aa4b5850): the model
+ * that source builds has 294,126,912 parameters (conv_stem 1,856, blocks
+ * 278,880,000, msfa 15,245,056) and no buffers.  KerasHub's
+ * mobilenetv5_300m_enc_gemma3n preset lists 294,284,096, 157,184 more,
+ * which is not explained here.  The plan says the count is not derived
+ * from the config.
  */
-#define MOBILENETV5_300M_PARAMS 294284096ull
+#define MOBILENETV5_300M_PARAMS 294126912ull
 
 /* What a tensor is, in its ordinal (names and GGUF types). */
 enum g3n {
@@ -151,7 +156,7 @@ void kvb__gemma3n_name(const kvb__tdesc *t, char *buf, size_t cap)
 /* Tower tensors, in their ordinal: a part and, for the Conformer, the
  * block (block + 1; 0 outside the blocks). */
 enum tpart {
-    T_MOBILENET,   /* vision_tower.timm_model: the cited count */
+    T_MOBILENET,   /* vision_tower.timm_model: timm's count */
     T_SSCP_CONV_0, /* subsample_conv_projection.conv_0.conv */
     T_SSCP_NORM_0, /* conv_0.norm */
     T_SSCP_CONV_1, /* conv_1.conv */
@@ -297,15 +302,10 @@ int kvb__gemma3n_towers(const kvb_model *m, kvb__tensor_fn fn, void *ctx)
     return w.stop;
 }
 
-bool kvb__gemma3n_tower_cited(const kvb__tdesc *t)
-{
-    return t->role == KVB_ROLE_VISION && t->ordinal == T_MOBILENET;
-}
-
 void kvb__gemma3n_tower_name(const kvb__tdesc *t, char *buf, size_t cap)
 {
     static const char *const parts[T_LAST_] = {
-        "vision_tower.timm_model (mobilenetv5_300m_enc, cited count)",
+        "vision_tower.timm_model (mobilenetv5_300m_enc, timm's count)",
         "subsample_conv_projection.conv_0.conv.weight",
         "subsample_conv_projection.conv_0.norm.weight",
         "subsample_conv_projection.conv_1.conv.weight",

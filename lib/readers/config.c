@@ -1494,7 +1494,7 @@ static kvb_status g3n_audio(cfg *c, json_t *a)
 }
 
 /* Gemma3nVisionConfig: the timm architecture (only mobilenetv5_300m_enc
- * has a cited count), its output width (the vision embedder's) and the
+ * has a count here), its output width (the vision embedder's) and the
  * embedders' hard-token vocabulary. */
 static kvb_status g3n_vision(cfg *c, json_t *v, uint64_t *vocab)
 {
@@ -1504,13 +1504,13 @@ static kvb_status g3n_vision(cfg *c, json_t *v, uint64_t *vocab)
     if (arch && strcmp(arch, "mobilenetv5_300m_enc") != 0)
         return cfg_fail(c, KVB_EUNSUPPORTED, "architecture",
                         "architecture (%s) is not modelled: only timm's "
-                        "mobilenetv5_300m_enc has a cited parameter count; "
+                        "mobilenetv5_300m_enc has a parameter count here; "
                         "allowed: mobilenetv5_300m_enc",
                         arch);
     if (json_is_object(args) && json_object_size(args) > 0)
         return cfg_fail(c, KVB_EUNSUPPORTED, "model_args",
                         "model_args changes the timm model, whose count is "
-                        "cited for the published architecture only; "
+                        "known for the published architecture only; "
                         "allowed: null or {}");
     kvb_status st = g3n_u64(c, v, "hidden_size", 2048, (uint64_t)1 << 20,
                             &m->vision_hidden_size);
@@ -1520,7 +1520,7 @@ static kvb_status g3n_vision(cfg *c, json_t *v, uint64_t *vocab)
 }
 
 /* The towers of a gemma3n config.json: the MobileNetV5 vision tower (a
- * cited count, said in a warning), the USM Conformer audio tower and the
+ * constant from timm, said in a warning), the USM Conformer audio tower and the
  * two Gemma3nMultimodalEmbedder (model/gemma3n.c walks them). */
 static kvb_status g3n_towers(cfg *c)
 {
@@ -1560,8 +1560,8 @@ static kvb_status g3n_towers(cfg *c)
     kvb__read_warn(c->r,
                    "vision_config: Gemma 3n's MobileNetV5 vision tower (timm "
                    "mobilenetv5_300m_enc) is not derived from the config; "
-                   "it is counted as a cited 294,284,096 parameters "
-                   "(KerasHub's mobilenetv5_300m_enc_gemma3n preset), "
+                   "it is counted as the 294,126,912 parameters that "
+                   "timm's mobilenetv5_300m_enc definition builds, "
                    "replicated on every GPU");
     return KVB_OK;
 }

@@ -1072,6 +1072,24 @@ uint32_t kvb__vllm_weights_gpu_key(const kvb__engine_in *in)
     return mxfp4_backend(in);
 }
 
+/*
+ * Gemma 3n with its towers (gemma3n_mm.py) pre-allocates
+ * per_layer_embeddings, max_num_batched_tokens x num_hidden_layers x
+ * hidden_size_per_layer_input in the model dtype, when it is built ("to
+ * be compatible with cudagraph"), so vLLM's weights figure holds it.
+ * Read at a recent commit; the release that first has it is not checked,
+ * and the text-only gemma3n.py of 0.9.x has none.
+ */
+static uint64_t gemma3n_buffer(const kvb__engine_in *in)
+{
+    const kvb_model *m = in->model;
+    if (m->vision_kind != KVB_VISION_GEMMA3N)
+        return 0;
+    return in->s.max_num_batched_tokens * m->num_hidden_layers *
+           m->hidden_size_per_layer_input *
+           kvb__dtype_bytes(kvb__act_dtype(m, in->quant));
+}
+
 uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,
                                   uint64_t inventory_bytes)
 {
@@ -1083,7 +1101,8 @@ uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,
     uint64_t rotary = rotary_cache(in);
     return inventory_bytes + rotary +
            rounding_slack(in, first, last, globals, rotary) +
-           mxfp4_padding(in, kvb__count_moe(m, first, last));
+           mxfp4_padding(in, kvb__count_moe(m, first, last)) +
+           (stage == 0 ? gemma3n_buffer(in) : 0);
 }
 
 /* ---- blocks, tokens, concurrency ---- */

@@ -302,6 +302,12 @@ static void test_gemma3n_vllm(void **state)
                 p.max_concurrency < 65536.0 / 4228 + 1e-9);
     assert_int_equal(p.param_count, 5439438272ull);
     assert_non_null(strstr(p.warning, "294,126,912"));
+    /* loaded: the BF16 weights plus gemma3n_mm.py's per_layer_embeddings
+     * buffer, 8192 x 30 x 256 x 2 = 125829120 bytes, plus the rotary
+     * caches and the allocator's rounding (well under 64 MiB here) */
+    uint64_t w = 2 * 5439438272ull + 125829120ull;
+    assert_true(p.weights_bytes_per_gpu >= w);
+    assert_true(p.weights_bytes_per_gpu < w + 64 * MIB);
     /* 0.9.2 loads the language model alone */
     s.engine_version = 902;
     assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);

@@ -240,6 +240,8 @@ typedef enum kvb_arch {
     KVB_ARCH_GLM4_MOE = 20,  /* GLM-4.5, GLM-4.6: GQA + MoE (@since 0.2) */
     KVB_ARCH_JAMBA = 21,     /* Jamba: Mamba1/attention + MoE (@since 0.2) */
     KVB_ARCH_FALCON_H1 = 22, /* Falcon-H1: parallel attention + Mamba2 (@since 0.2) */
+    KVB_ARCH_GEMMA3N = 23,   /* Gemma 3n: per-layer embeddings, AltUp, LAuReL,
+                                KV sharing (@since 0.2) */
     KVB_ARCH_ZAMBA2 = 24,    /* Zamba2: Mamba2 + shared attention blocks (@since 0.2) */
     KVB_ARCH_MLLAMA = 25,    /* Llama 3.2 Vision: self + cross-attention layers (@since 0.2) */
     KVB_ARCH_LAST_           /* never use */
@@ -389,6 +391,26 @@ typedef struct kvb_model {
      * of rank adapter_rank. ---- */
     uint32_t shared_blocks;            /* num_mem_blocks */
     uint32_t adapter_rank;             /* adapter_rank of the LoRA adapters */
+    /* ---- Gemma 3n (@since 0.2; all 0 for other families), as
+     * transformers' Gemma3nTextConfig names them (docs/model.md,
+     * "Gemma 3n"). ---- */
+    uint32_t num_kv_shared_layers;     /* the last N layers reuse the KV of
+                                          an earlier layer and cache none */
+    uint32_t hidden_size_per_layer_input; /* per-layer embedding width */
+    uint64_t vocab_size_per_layer_input; /* per-layer embedding rows */
+    uint32_t altup_num_inputs;         /* AltUp streams (4) */
+    uint32_t laurel_rank;              /* LAuReL low-rank width (64) */
+    /* ---- Gemma 3n audio tower (@since 0.2; vision_kind GEMMA3N): a USM
+     * Conformer, Gemma3nAudioConfig's fields. ---- */
+    uint32_t audio_num_layers;         /* conf_num_hidden_layers */
+    uint32_t audio_num_heads;          /* conf_num_attention_heads */
+    uint64_t audio_hidden_size;        /* Conformer width */
+    uint32_t audio_conv_kernel;        /* conf_conv_kernel_size */
+    uint32_t audio_input_features;     /* input_feat_size (mel bins) */
+    uint32_t audio_sscp_channels_1;    /* sscp_conv_channel_size[0] */
+    uint32_t audio_sscp_channels_2;    /* sscp_conv_channel_size[1] */
+    uint32_t mm_embed_vocab_size;      /* hard tokens of each modality
+                                          embedder (vision and audio) */
 } kvb_model;
 
 /**
@@ -404,6 +426,9 @@ typedef enum kvb_vision {
     KVB_VISION_PIXTRAL = 4,    /* Mistral 3: Pixtral encoder + patch merger */
     KVB_VISION_LLAMA4 = 5,     /* Llama 4: ViT + pixel-shuffle adapter */
     KVB_VISION_MLLAMA = 6,     /* Llama 3.2 Vision: tiled ViT, gated global layers (@since 0.2) */
+    KVB_VISION_GEMMA3N = 7,    /* Gemma 3n: MobileNetV5 (timm's count), USM
+                                  Conformer audio tower, two embedders
+                                  (@since 0.2) */
     KVB_VISION_LAST_           /* never use */
 } kvb_vision;
 
@@ -629,10 +654,14 @@ typedef enum kvb_tensor_role {
     KVB_ROLE_SSM_CONV = 30,   /* causal conv1d weight (@since 0.2) */
     KVB_ROLE_SSM_HEAD = 31,   /* per-head A_log, D, dt_bias (@since 0.2) */
     KVB_ROLE_SSM_OUT = 32,    /* out_proj of a recurrent mixer (@since 0.2) */
-    KVB_ROLE_VISION = 33,     /* a vision-tower or projector tensor (@since 0.2) */
+    KVB_ROLE_VISION = 33,     /* a vision- or audio-tower or projector tensor (@since 0.2) */
     KVB_ROLE_INDEXER_WQ_B = 34, /* sparse-attention indexer wq_b (@since 0.2) */
     KVB_ROLE_INDEXER_WK = 35,   /* sparse-attention indexer wk (@since 0.2) */
     KVB_ROLE_INDEXER_WEIGHTS = 36, /* indexer weights_proj (@since 0.2) */
+    KVB_ROLE_PLE_EMBED = 40,  /* Gemma 3n per-layer token embedding (@since 0.2) */
+    KVB_ROLE_PLE = 41,        /* Gemma 3n per-layer-input projections and gates (@since 0.2) */
+    KVB_ROLE_ALTUP = 42,      /* Gemma 3n AltUp projections, router, coefficients (@since 0.2) */
+    KVB_ROLE_LAUREL = 43,     /* Gemma 3n LAuReL low-rank residual (@since 0.2) */
     KVB_ROLE_ADAPTER_A = 46,  /* LoRA adapter down-projection (Zamba2; @since 0.2) */
     KVB_ROLE_ADAPTER_B = 47,  /* LoRA adapter up-projection (Zamba2; @since 0.2) */
     KVB_ROLE_HYBRID_LINEAR = 48, /* Zamba2 per-hybrid-layer linear (@since 0.2) */

@@ -308,6 +308,17 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
                               unsigned globals, kvb__tensor_fn fn, void *ctx);
 /* Walk the vision tower's tensors (none for KVB_VISION_NONE); `replicate`
  * keeps each whole on every rank (vLLM --mm-encoder-tp-mode data). */
+/* Gemma 3n (model/gemma3n.c): the embedding-stage tensors, what each
+ * decoder layer adds, the towers (vision_kind GEMMA3N) and their names;
+ * each returns the callback's stop value. */
+int kvb__gemma3n_globals(const kvb_model *m, kvb__tensor_fn fn, void *ctx);
+int kvb__gemma3n_layer(const kvb_model *m, uint32_t i, kvb__tensor_fn fn,
+                       void *ctx);
+int kvb__gemma3n_towers(const kvb_model *m, kvb__tensor_fn fn, void *ctx);
+void kvb__gemma3n_name(const kvb__tdesc *t, char *buf, size_t cap);
+void kvb__gemma3n_tower_name(const kvb__tdesc *t, char *buf, size_t cap);
+/* Is kind a kvb_vision value this library builds (the enum has gaps)? */
+bool kvb__vision_known(int32_t kind);
 int kvb__vision_walk(const kvb_model *m, bool replicate, kvb__tensor_fn fn,
                      void *ctx);
 void kvb__vision_name(const kvb__tdesc *t, char *buf, size_t cap);
@@ -410,6 +421,12 @@ uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last);
 uint64_t kvb__cross_tokens_per_image(const kvb_model *m);
 uint64_t kvb__cross_kv_bytes_per_image(const kvb_model *m, const kvb_quant *q,
                                        uint32_t tp);
+/* The first layer without a KV cache of its own (Gemma 3n's shared
+ * layers); num_hidden_layers for every other model. */
+uint32_t kvb__kv_layer_end(const kvb_model *m);
+/* Does layer il keep KV cells (attention, and not one of Gemma 3n's
+ * shared layers)? */
+bool kvb__layer_has_kv(const kvb_model *m, uint32_t il);
 /* One request's recurrent state in one recurrent layer on one rank. */
 void kvb__state_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
                       uint64_t *conv, uint64_t *ssm);
@@ -678,6 +695,10 @@ struct kvb__engine {
      * no_cross_attention as the reason (plan.c). */
     bool cross_attention;
     const char *no_cross_attention;
+    /* Plans Gemma 3n, whose last num_kv_shared_layers layers read an
+     * earlier layer's KV and cache none; its check hook refuses what it
+     * does not model.  false: refused by name (plan.c). */
+    bool kv_sharing;
 };
 
 /* e->remedy(kind, quant), or NULL when e or its hook is NULL. */

@@ -133,6 +133,20 @@ static const field_row model_fields[] = {
     F(T, vision_aspect_ratios, uint32_t),
     F(T, shared_blocks, uint32_t),
     F(T, adapter_rank, uint32_t),
+    /* Gemma 3n (@since 0.2) */
+    F(T, num_kv_shared_layers, uint32_t),
+    F(T, hidden_size_per_layer_input, uint32_t),
+    F(T, vocab_size_per_layer_input, uint64_t),
+    F(T, altup_num_inputs, uint32_t),
+    F(T, laurel_rank, uint32_t),
+    F(T, audio_num_layers, uint32_t),
+    F(T, audio_num_heads, uint32_t),
+    F(T, audio_hidden_size, uint64_t),
+    F(T, audio_conv_kernel, uint32_t),
+    F(T, audio_input_features, uint32_t),
+    F(T, audio_sscp_channels_1, uint32_t),
+    F(T, audio_sscp_channels_2, uint32_t),
+    F(T, mm_embed_vocab_size, uint32_t),
 };
 #undef T
 

@@ -73,6 +73,7 @@ static bool swa_family(const kvb_model *m)
     switch (m->arch) {
     case KVB_ARCH_GEMMA2:
     case KVB_ARCH_GEMMA3:
+    case KVB_ARCH_GEMMA3N: /* LLAMA_SWA_TYPE_STANDARD, pattern 5 */
     case KVB_ARCH_GPT_OSS:
     case KVB_ARCH_LLAMA4: return true;
     default: return false;
@@ -201,10 +202,13 @@ void kvb__ggml_layer_kv(const kvb_model *m, const kvb__ggml *g, uint32_t il,
                         uint64_t *k_bytes, uint64_t *v_bytes)
 {
     uint64_t ek, ev;
-    if (!kvb__layer_has_attn(m, il)) { /* a hybrid's recurrent or MLP
-                                          layer: no KV cells (hparams.
-                                          is_recurrent; the recurrent
-                                          state is not modelled here) */
+    if (!kvb__layer_has_kv(m, il)) { /* a hybrid's recurrent or MLP
+                                        layer: no KV cells (hparams.
+                                        is_recurrent; the recurrent state
+                                        is not modelled here); Gemma 3n's
+                                        layers from n_layer_kv_from_start
+                                        on (hparams.has_kv) reuse an
+                                        earlier layer's cells */
         *k_bytes = *v_bytes = 0;
         return;
     }
@@ -318,7 +322,14 @@ static int weigh_tensor(void *vctx, const kvb__tdesc *t)
         if (busiest)
             c->w->tower_busiest += b;
     } else if (t->layer < 0) {
-        bool input = t->role == KVB_ROLE_EMBED || t->role == KVB_ROLE_POS_EMBED;
+        /* Gemma 3n's per-layer embedding is an input tensor too
+         * (llama-arch.cpp: PER_LAYER_TOKEN_EMBD, LLM_TENSOR_LAYER_INPUT);
+         * its other globals are counted with the output layer, though
+         * llama.cpp gives them block 0's device (the same GPU unless
+         * -ngl leaves layers on the CPU) */
+        bool input = t->role == KVB_ROLE_EMBED ||
+                     t->role == KVB_ROLE_POS_EMBED ||
+                     t->role == KVB_ROLE_PLE_EMBED;
         if (t->role == KVB_ROLE_EMBED)
             c->embed += b;
         /* the input layer always stays on the CPU; the output layer

@@ -312,6 +312,39 @@ static void llama_defaults(kvb__engine_in *in)
     kvb__llama_finish_defaults(in);
 }
 
+/*
+ * Gemma 3n on llama.cpp (LLM_ARCH_GEMMA3N, text only): load_hparams
+ * writes n_layer_kv_from_start = 20 into the loader rather than reading
+ * the config's num_kv_shared_layers, and layers from there on have no
+ * cells (llama_hparams::has_kv).  A model whose own split differs would
+ * be planned with the wrong cache, so it is refused; so are the GGUF
+ * mixes, whose rules for the per-layer embedding and AltUp tensors are
+ * not modelled, and an mmproj, whose Gemma 3n towers are not.
+ */
+static kvb_status gemma3n_check(const kvb__engine_in *in, kvb_error *err)
+{
+    const kvb_model *m = in->model;
+    if (kvb__kv_layer_end(m) != 20)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "model.num_kv_shared_layers",
+                         "model.num_kv_shared_layers (%u of %u layers): "
+                         "llama.cpp's Gemma 3n keeps KV in the first 20 "
+                         "layers whatever the config says; allowed: "
+                         "num_hidden_layers - 20",
+                         m->num_kv_shared_layers, m->num_hidden_layers);
+    if (kvb__quant_is_gguf(in->quant->method))
+        return kvb__fail(err, KVB_EUNSUPPORTED, "quant.method",
+                         "quant.method (%s): llama-quant.cpp's choices for "
+                         "Gemma 3n's per-layer embedding and AltUp tensors "
+                         "are not modelled; allowed: f16, bf16, f32",
+                         kvb_quant_method_name(in->quant->method));
+    if ((in->s.mmproj & (KVB_MMPROJ_LOAD | KVB_MMPROJ_HF)) &&
+        !(in->s.mmproj & KVB_MMPROJ_NONE))
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.mmproj",
+                         "serving.mmproj: a Gemma 3n mmproj file is not "
+                         "modelled; allowed: no --mmproj (text only)");
+    return KVB_OK;
+}
+
 static kvb_status llama_check(const kvb__engine_in *in, kvb_error *err)
 {
     const kvb_serving *s = &in->s;
@@ -333,6 +366,11 @@ static kvb_status llama_check(const kvb__engine_in *in, kvb_error *err)
                          "quantized V cache without flash attention; "
                          "allowed: f16, bf16, f32, or -fa on",
                          kvb__ggml_type_name(s->cache_type_v));
+    if (in->model->arch == KVB_ARCH_GEMMA3N) {
+        kvb_status st = gemma3n_check(in, err);
+        if (st)
+            return st;
+    }
     if (kvb__is_mla(in->model) && s->cache_type_k != s->cache_type_v &&
         kvb__llama_opts(in).mla_latent)
         return kvb__fail(err, KVB_EINVAL, "serving.cache_type_v",
@@ -1353,4 +1391,5 @@ const kvb__engine kvb__engine_llama_cpp = {
     .log_line = kvb__llama_log_line,
     .recurrent = true,   /* llama_memory_recurrent: in kvb__ggml_kv */
     .runs_on_cpu = true, /* -ngl 0: every layer on the CPU backend */
+    .kv_sharing = true,  /* gemma3n_check refuses what is not modelled */
 };

@@ -475,6 +475,21 @@ static uint64_t moe_live(const kvb_model *m, uint32_t tp, bool ep,
     return b;
 }
 
+/*
+ * What stays live across a Gemma 3n layer in vLLM's gemma3n.py forward,
+ * in place of the hidden states and residual: hidden_states_0 (kept by
+ * the function until it returns), the AltUp streams the layer gets
+ * ([altup_num_inputs, T, hidden]) and the predictions it makes from them
+ * (as many), and per_layer_inputs ([T, layers, hidden_size_per_layer_
+ * input]).  An estimate from the code, not checked against a log.
+ */
+static uint64_t gemma3n_live(const kvb_model *m, const widths *w)
+{
+    uint64_t streams = (1 + 2 * (uint64_t)m->altup_num_inputs) * w->hidden;
+    return streams + w->tokens * m->num_hidden_layers *
+                         m->hidden_size_per_layer_input * w->b;
+}
+
 static uint64_t forward_peak(const kvb__engine_in *in, uint32_t first,
                              uint32_t last, const widths *w)
 {
@@ -489,7 +504,9 @@ static uint64_t forward_peak(const kvb__engine_in *in, uint32_t first,
     if (last - first > moe)
         dense = mlp_live(m, kvb__cdiv(m->intermediate_size, tp), w);
     uint64_t mlp = kvb__max(dense, sparse);
-    return 2 * w->hidden + kvb__max(attn_live(m, tp, w), mlp);
+    uint64_t carried =
+        m->arch == KVB_ARCH_GEMMA3N ? gemma3n_live(m, w) : 2 * w->hidden;
+    return carried + kvb__max(attn_live(m, tp, w), mlp);
 }
 
 static uint64_t sampler_peak(const kvb__engine_in *in, const widths *w)
@@ -1055,6 +1072,24 @@ uint32_t kvb__vllm_weights_gpu_key(const kvb__engine_in *in)
     return mxfp4_backend(in);
 }
 
+/*
+ * Gemma 3n with its towers (gemma3n_mm.py) pre-allocates
+ * per_layer_embeddings, max_num_batched_tokens x num_hidden_layers x
+ * hidden_size_per_layer_input in the model dtype, when it is built ("to
+ * be compatible with cudagraph"), so vLLM's weights figure holds it.
+ * Read at a recent commit; the release that first has it is not checked,
+ * and the text-only gemma3n.py of 0.9.x has none.
+ */
+static uint64_t gemma3n_buffer(const kvb__engine_in *in)
+{
+    const kvb_model *m = in->model;
+    if (m->vision_kind != KVB_VISION_GEMMA3N)
+        return 0;
+    return in->s.max_num_batched_tokens * m->num_hidden_layers *
+           m->hidden_size_per_layer_input *
+           kvb__dtype_bytes(kvb__act_dtype(m, in->quant));
+}
+
 uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,
                                   uint64_t inventory_bytes)
 {
@@ -1066,7 +1101,8 @@ uint64_t kvb__vllm_loaded_weights(const kvb__engine_in *in, uint32_t stage,
     uint64_t rotary = rotary_cache(in);
     return inventory_bytes + rotary +
            rounding_slack(in, first, last, globals, rotary) +
-           mxfp4_padding(in, kvb__count_moe(m, first, last));
+           mxfp4_padding(in, kvb__count_moe(m, first, last)) +
+           (stage == 0 ? gemma3n_buffer(in) : 0);
 }
 
 /* ---- blocks, tokens, concurrency ---- */
@@ -1696,6 +1732,42 @@ static kvb_status cross_check(const kvb__engine_in *in, kvb_error *err)
     return KVB_OK;
 }
 
+/*
+ * Gemma 3n on vLLM: text support came with PR #20134 (merged 2025-06-26,
+ * first in 0.9.2), whose Gemma3nAttention names a
+ * kv_sharing_target_layer_name for the last num_kv_shared_layers layers;
+ * V1's get_kv_cache_spec skips those layers, so they get no KV cache.
+ * Cross-layer KV sharing is V1's alone (V0's Attention raises
+ * NotImplementedError for it), and Gemma3nForConditionalGeneration does
+ * not implement SupportsPP.
+ */
+static kvb_status gemma3n_check(const kvb__engine_in *in, kvb_error *err)
+{
+    if (in->model->arch != KVB_ARCH_GEMMA3N)
+        return KVB_OK;
+    if (in->version && in->version < 902u)
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine_version",
+                         "vLLM before 0.9.2 has no Gemma 3n (PR #20134); "
+                         "allowed: 0.9.2 or later");
+    if (line_v0(in)) {
+        const char *why = kvb__vllm_v0_fallback(in);
+        return kvb__fail(err, KVB_EUNSUPPORTED, "serving.accounting",
+                         "Gemma 3n's shared KV layers "
+                         "(kv_sharing_target_layer_name) run on vLLM's V1 "
+                         "engine only and V0 refuses them; this plan is V0%s"
+                         "%s; allowed: V1",
+                         why ? ", vLLM's fallback for " : "", why ? why : "");
+    }
+    if (in->s.pipeline_parallel_size > 1)
+        return kvb__fail(err, KVB_EUNSUPPORTED,
+                         "serving.pipeline_parallel_size",
+                         "serving.pipeline_parallel_size (%u): vLLM's "
+                         "Gemma 3n does not support pipeline parallelism "
+                         "(no SupportsPP); allowed: 1",
+                         in->s.pipeline_parallel_size);
+    return KVB_OK;
+}
+
 static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
 {
     kvb_status cross = cross_check(in, err);
@@ -1716,7 +1788,8 @@ static kvb_status vllm_check(const kvb__engine_in *in, kvb_error *err)
                          "serving.accounting (%s) is not one of vLLM's; "
                          "allowed: -1, vllm-v0, vllm-v1, vllm-v1-0.21",
                          kvb_accounting_name(a) ? kvb_accounting_name(a) : "?");
-    return indexer_check(in, err);
+    st = indexer_check(in, err);
+    return st ? st : gemma3n_check(in, err);
 }
 
 static void vllm_defaults(kvb__engine_in *in)
@@ -1771,6 +1844,16 @@ static void mllama_warning(const kvb__engine_in *in, kvb_plan *p)
 static void vllm_tower_warnings(const kvb__engine_in *in, kvb_plan *p)
 {
     const kvb_model *m = in->model;
+    if (in->tower_left_out == KVB_VISION_GEMMA3N) {
+        warn(p, "vLLM before 0.10.0 loads Gemma 3n's language model only "
+                "(gemma3n.py, PR #20134): its towers are left out");
+        return;
+    }
+    if (m->vision_kind == KVB_VISION_GEMMA3N)
+        warn(p, "Gemma 3n towers counted: the audio Conformer and both "
+                "embedders from the config, the MobileNetV5 vision tower "
+                "as timm's 294,126,912 parameters for mobilenetv5_300m_enc, "
+                "not derived from the config");
     if (m->vision_kind == KVB_VISION_NONE) {
         if (in->s.mm_disabled)
             warn(p, "text-only mode: the vision tower is left out, as "
@@ -1914,6 +1997,7 @@ static uint32_t tower_modalities(const kvb_model *m)
     case KVB_VISION_NONE: return 0;
     case KVB_VISION_QWEN2_5_VL:
     case KVB_VISION_QWEN3_VL: return KVB_MM_IMAGE | KVB_MM_VIDEO;
+    case KVB_VISION_GEMMA3N: return KVB_MM_IMAGE | KVB_MM_AUDIO;
     default: return KVB_MM_IMAGE;
     }
 }
@@ -1924,6 +2008,14 @@ static uint32_t tower_modalities(const kvb_model *m)
  * the same outright (PR #34120). */
 bool kvb__vllm_text_only(const kvb_model *m, const kvb_serving *s)
 {
+    /* Gemma 3n came to vLLM text only (0.9.2, gemma3n.py loads the
+     * language model alone); its towers arrived with gemma3n_mm.py (PR
+     * #20495, taken as 0.10.0).  Whether its towers honour the implicit
+     * language-model-only mode was not checked, so from 0.10.0 they are
+     * always counted. */
+    if (m->vision_kind == KVB_VISION_GEMMA3N)
+        return s->engine == KVB_ENGINE_VLLM && s->engine_version &&
+               s->engine_version < 1000u;
     uint32_t need = tower_modalities(m);
     if (s->engine != KVB_ENGINE_VLLM || !need ||
         (s->mm_disabled & need) != need)
@@ -2139,4 +2231,5 @@ const kvb__engine kvb__engine_vllm = {
     .sparse_indexer = true, /* indexer_check refuses what is not modelled */
     .sparse_indexer_since = "0.11.0",
     .cross_attention = true, /* cross_check refuses the releases without it */
+    .kv_sharing = true,      /* gemma3n_check refuses what is not modelled */
 };

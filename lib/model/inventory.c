@@ -421,6 +421,8 @@ static void layer(walker *w, uint32_t i)
     else
         mlp(w, li, 1, m->intermediate_size, KVB_ROLE_MLP_GATE, KVB_ROLE_MLP_UP,
             KVB_ROLE_MLP_DOWN);
+    if (m->arch == KVB_ARCH_GEMMA3N && !w->stop) /* AltUp, LAuReL, PLE */
+        w->stop = kvb__gemma3n_layer(m, i, w->fn, w->ctx);
 }
 
 int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
@@ -438,6 +440,8 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
              m->hidden_size, KVB_ROLE_EMBED, 0);
         emit(&w, KVB_ROLE_POS_EMBED, -1, KVB_SPLIT_REPLICATED, 1,
              m->position_embedding_rows, m->hidden_size, KVB_ROLE_POS_EMBED, 0);
+        if (m->arch == KVB_ARCH_GEMMA3N && !w.stop)
+            w.stop = kvb__gemma3n_globals(m, fn, ctx);
     }
     /* vLLM builds the tower on the first pipeline stage, with the
      * embeddings (its models' get_input_embeddings). */
@@ -715,7 +719,16 @@ static void name_under(const kvb_model *m, const kvb__tdesc *t,
         snprintf(buf, cap, "%s.cross_attn_%s_gate", prefix,
                  t->ordinal ? "mlp" : "attn");
         return;
-    case KVB_ROLE_VISION: kvb__vision_name(t, buf, cap); return;
+    case KVB_ROLE_VISION:
+        if (m->vision_kind == KVB_VISION_GEMMA3N)
+            kvb__gemma3n_tower_name(t, buf, cap);
+        else
+            kvb__vision_name(t, buf, cap);
+        return;
+    case KVB_ROLE_PLE_EMBED:
+    case KVB_ROLE_PLE:
+    case KVB_ROLE_ALTUP:
+    case KVB_ROLE_LAUREL: kvb__gemma3n_name(t, buf, cap); return;
     case KVB_ROLE_NORM: norm_name(m, t, prefix, buf, cap); return;
     case KVB_ROLE_SSM_HEAD: {
         static const char *const param[] = {"A_log", "dt_bias", "D"};

@@ -46,9 +46,10 @@ void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
     if (pp > m->num_hidden_layers)
         pp = m->num_hidden_layers;
     /* get_pp_indices gives no stage more than ceil(layers / pp) layers;
-     * in a hybrid, the busiest stage is the one with most attention. */
+     * in a hybrid, or with Gemma 3n's shared layers, the busiest stage is
+     * the one with most layers that hold KV. */
     uint64_t most = kvb__cdiv(m->num_hidden_layers, pp);
-    if (m->layer_pattern[0]) {
+    if (m->layer_pattern[0] || m->num_kv_shared_layers) {
         most = 0;
         for (uint32_t r = 0; r < pp; r++) {
             uint32_t first, last;
@@ -57,6 +58,17 @@ void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
         }
     }
     *per_gpu = (layer_elems_per_token(m, tp) * b + index) * most;
+}
+
+/* [first, last) cut to the layers that hold a KV cache of their own
+ * (Gemma 3n's shared layers hold none). */
+static void kv_range(const kvb_model *m, uint32_t *first, uint32_t *last)
+{
+    uint32_t end = kvb__kv_layer_end(m);
+    if (*last > end)
+        *last = end;
+    if (*first > *last)
+        *first = *last;
 }
 
 /* Layers with a KV cache page per token.  mllama's cross-attention
@@ -70,6 +82,7 @@ void kvb__kv_bytes(const kvb_model *m, const kvb_quant *q, uint32_t tp,
  * holds it. */
 uint32_t kvb__count_attn(const kvb_model *m, uint32_t first, uint32_t last)
 {
+    kv_range(m, &first, &last);
     if (!m->layer_pattern[0])
         return last > first ? last - first : 0;
     /* Zamba2: every invocation of a shared block ('Z', 'z') keeps its own
@@ -204,6 +217,7 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 void kvb__kv_count_kinds(const kvb_model *m, uint32_t first, uint32_t last,
                          bool hybrid, uint32_t counts[3])
 {
+    kv_range(m, &first, &last);
     uint32_t n = kvb__count_attn(m, first, last);
     counts[KVB__ATTN_FULL] = n;
     counts[KVB__ATTN_SLIDING] = counts[KVB__ATTN_CHUNKED] = 0;

@@ -53,6 +53,8 @@ static const name_row arch_names[] = {
     {KVB_ARCH_GLM4_MOE, "glm4_moe"},
     {KVB_ARCH_JAMBA, "jamba"},
     {KVB_ARCH_FALCON_H1, "falcon_h1"},
+    {KVB_ARCH_GEMMA3N, "gemma3n"},
+    {KVB_ARCH_GEMMA3N, "gemma3n_text"},
     {KVB_ARCH_ZAMBA2, "zamba2"},
     {KVB_ARCH_MLLAMA, "mllama"},
 };
@@ -313,7 +315,7 @@ static kvb_status check_ranges(const kvb_model *m, kvb_error *err)
         if (st)
             return st;
     }
-    if (m->arch < 0 || m->arch >= KVB_ARCH_LAST_)
+    if (m->arch < 0 || m->arch >= KVB_ARCH_LAST_ || !kvb_arch_name(m->arch))
         return kvb__fail(err, KVB_ERANGE, "model.arch",
                          "model.arch (%d) is not a kvb_arch value; allowed: "
                          "0..%d",
@@ -569,17 +571,111 @@ static kvb_status check_products(const kvb_model *m, kvb_error *err)
                      m->num_experts);
 }
 
+/* ---- Gemma 3n ---- */
+
+/* Gemma 3n's fields belong to its family only: the inventory and the KV
+ * cache read them for arch GEMMA3N, so elsewhere they would be ignored
+ * silently. */
+static kvb_status check_gemma3n(const kvb_model *m, kvb_error *err)
+{
+    bool gemma3n = m->arch == KVB_ARCH_GEMMA3N;
+    bool audio = m->audio_num_layers || m->audio_num_heads ||
+                 m->audio_hidden_size || m->audio_conv_kernel ||
+                 m->audio_input_features || m->audio_sscp_channels_1 ||
+                 m->audio_sscp_channels_2 || m->mm_embed_vocab_size;
+    /* (a gemma3n model keeps them when a plan leaves its towers out) */
+    if (audio && !gemma3n)
+        return kvb__fail(err, KVB_EINVAL, "model.arch",
+                         "model.audio_* and mm_embed_vocab_size size Gemma "
+                         "3n's towers; allowed: 0 unless arch is gemma3n");
+    bool any = m->num_kv_shared_layers || m->hidden_size_per_layer_input ||
+               m->vocab_size_per_layer_input || m->altup_num_inputs ||
+               m->laurel_rank;
+    if (!gemma3n && !any)
+        return KVB_OK;
+    if (!gemma3n)
+        return kvb__fail(err, KVB_EINVAL, "model.arch",
+                         "model.num_kv_shared_layers, hidden_size_per_layer_"
+                         "input, vocab_size_per_layer_input, altup_num_inputs "
+                         "and laurel_rank are Gemma 3n's; allowed: 0 unless "
+                         "arch is gemma3n");
+    if (!m->hidden_size_per_layer_input || !m->vocab_size_per_layer_input ||
+        !m->altup_num_inputs || !m->laurel_rank)
+        return kvb__fail(err, KVB_EINVAL, "model.hidden_size_per_layer_input",
+                         "a gemma3n model needs hidden_size_per_layer_input, "
+                         "vocab_size_per_layer_input, altup_num_inputs and "
+                         "laurel_rank; allowed: all > 0");
+    const uint64_t cap = (uint64_t)1 << 22;
+    if (m->hidden_size_per_layer_input > cap || m->laurel_rank > cap ||
+        m->vocab_size_per_layer_input > ((uint64_t)1 << 24) ||
+        m->altup_num_inputs > 64)
+        return kvb__fail(err, KVB_ERANGE, "model.hidden_size_per_layer_input",
+                         "model.hidden_size_per_layer_input, laurel_rank "
+                         "(up to %llu), vocab_size_per_layer_input (up to "
+                         "16777216) or altup_num_inputs (up to 64) is out "
+                         "of range",
+                         (unsigned long long)cap);
+    if (m->num_kv_shared_layers >= m->num_hidden_layers)
+        return kvb__fail(err, KVB_EINVAL, "model.num_kv_shared_layers",
+                         "model.num_kv_shared_layers (%u) leaves no layer "
+                         "of the %u to hold the KV they share; allowed: "
+                         "0..%u",
+                         m->num_kv_shared_layers, m->num_hidden_layers,
+                         m->num_hidden_layers - 1);
+    return KVB_OK;
+}
+
+/* The Gemma 3n towers: the embedders' width (vision_hidden_size) and the
+ * audio Conformer's shape. */
+static kvb_status check_gemma3n_towers(const kvb_model *m, kvb_error *err)
+{
+    const uint64_t cap = (uint64_t)1 << 20;
+    if (m->arch != KVB_ARCH_GEMMA3N)
+        return kvb__fail(err, KVB_EINVAL, "model.vision_kind",
+                         "model.vision_kind gemma3n needs arch gemma3n; "
+                         "allowed: the towers of that family");
+    if (!m->vision_hidden_size || !m->audio_num_layers || !m->audio_num_heads ||
+        !m->audio_hidden_size || !m->audio_conv_kernel ||
+        !m->audio_input_features || !m->audio_sscp_channels_1 ||
+        !m->audio_sscp_channels_2 || !m->mm_embed_vocab_size)
+        return kvb__fail(err, KVB_EINVAL, "model.audio_num_layers",
+                         "vision_kind gemma3n needs vision_hidden_size, "
+                         "audio_num_layers, audio_num_heads, "
+                         "audio_hidden_size, audio_conv_kernel, "
+                         "audio_input_features, audio_sscp_channels_1/2 and "
+                         "mm_embed_vocab_size; allowed: all > 0");
+    if (m->vision_hidden_size > cap || m->audio_hidden_size > cap ||
+        m->audio_num_layers > 4096 || m->audio_conv_kernel > 4096 ||
+        m->audio_input_features > cap || m->audio_sscp_channels_1 > cap ||
+        m->audio_sscp_channels_2 > cap || m->mm_embed_vocab_size > cap)
+        return kvb__fail(err, KVB_ERANGE, "model.audio_hidden_size",
+                         "model.audio_* or vision_hidden_size is out of "
+                         "range; allowed: widths up to %llu, up to 4096 "
+                         "layers",
+                         (unsigned long long)cap);
+    if (m->audio_hidden_size % m->audio_num_heads)
+        return kvb__fail(err, KVB_EINVAL, "model.audio_num_heads",
+                         "model.audio_num_heads (%u) does not divide "
+                         "audio_hidden_size (%llu); allowed: a divisor",
+                         m->audio_num_heads,
+                         (unsigned long long)m->audio_hidden_size);
+    return KVB_OK;
+}
+
 /* A tower needs its shape; every size stays small enough that the walk's
  * products (merge^2 x width squared) fit in 64 bits. */
 static kvb_status check_vision(const kvb_model *m, kvb_error *err)
 {
-    if (m->vision_kind < 0 || m->vision_kind >= KVB_VISION_LAST_)
+    if (m->vision_kind < 0 || m->vision_kind >= KVB_VISION_LAST_ ||
+        !kvb__vision_known(m->vision_kind))
         return kvb__fail(err, KVB_ERANGE, "model.vision_kind",
                          "model.vision_kind (%d) is not a tower family; "
                          "allowed: 0..%d",
                          m->vision_kind, KVB_VISION_LAST_ - 1);
     if (m->vision_kind == KVB_VISION_NONE)
         return KVB_OK;
+    if (m->vision_kind == KVB_VISION_GEMMA3N)
+        return check_gemma3n_towers(m, err);
     const struct {
         uint64_t v;
         const char *name;
@@ -609,6 +705,20 @@ static kvb_status check_vision(const kvb_model *m, kvb_error *err)
     return KVB_OK;
 }
 
+/* The layers that hold a KV cache of their own: all but Gemma 3n's last
+ * num_kv_shared_layers, which read an earlier layer's (transformers
+ * Gemma3nTextAttention.is_kv_shared_layer; vLLM gemma3n.py gives them a
+ * kv_sharing_target_layer_name, and V1's get_kv_cache_spec skips them). */
+uint32_t kvb__kv_layer_end(const kvb_model *m)
+{
+    return m->num_hidden_layers - m->num_kv_shared_layers;
+}
+
+bool kvb__layer_has_kv(const kvb_model *m, uint32_t il)
+{
+    return il < kvb__kv_layer_end(m) && kvb__layer_has_attn(m, il);
+}
+
 kvb_status kvb_model_validate(const kvb_model *model, kvb_error *err)
 {
     kvb_model m;
@@ -630,5 +740,7 @@ kvb_status kvb__model_load(const kvb_model *in, kvb_model *out, kvb_error *err)
         st = check_products(out, err);
     if (!st)
         st = check_vision(out, err);
+    if (!st)
+        st = check_gemma3n(out, err);
     return st;
 }

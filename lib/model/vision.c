@@ -291,9 +291,25 @@ int kvb__vision_walk(const kvb_model *m, bool replicate, kvb__tensor_fn fn,
     case KVB_VISION_PIXTRAL: pixtral(&w); break;
     case KVB_VISION_LLAMA4: llama4(&w); break;
     case KVB_VISION_MLLAMA: mllama(&w); break;
+    case KVB_VISION_GEMMA3N: return kvb__gemma3n_towers(m, fn, ctx);
     default: break;
     }
     return w.stop;
+}
+
+bool kvb__vision_known(int32_t kind)
+{
+    switch (kind) {
+    case KVB_VISION_NONE:
+    case KVB_VISION_SIGLIP:
+    case KVB_VISION_QWEN2_5_VL:
+    case KVB_VISION_QWEN3_VL:
+    case KVB_VISION_PIXTRAL:
+    case KVB_VISION_LLAMA4:
+    case KVB_VISION_MLLAMA:
+    case KVB_VISION_GEMMA3N: return true;
+    default: return false;
+    }
 }
 
 void kvb__vision_name(const kvb__tdesc *t, char *buf, size_t cap)

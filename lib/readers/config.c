@@ -92,6 +92,11 @@ static const family families[] = {
      * _tied_weights_keys; no published config does, and vLLM zamba2.py
      * ties it whatever the config says). */
     {KVB_ARCH_ZAMBA2, KVB_MODEL_FUSED_GATE_UP, 1, 0, false},
+    /* Gemma 3n: Gemma 3's q/k norms and four norms per layer; tied
+     * embeddings; Gemma3nTextConfig's layer_types default makes every 5th
+     * layer global (modeling_gemma3n.py, configuration_gemma3n.py). */
+    {KVB_ARCH_GEMMA3N, KVB_MODEL_SANDWICH_NORM | KVB_MODEL_QK_NORM, 1, 5,
+     false},
 };
 
 static const family *family_of(int32_t arch)
@@ -367,6 +372,10 @@ static kvb_status read_standard(cfg *c)
         uint64_t v = 0;
         if (!standard[i].keys)
             continue;
+        /* Gemma 3n's intermediate_size may be a list: gemma3n() reads it */
+        if (standard[i].field == KVB_READ_FIELD_INTERMEDIATE_SIZE &&
+            c->fam->arch == KVB_ARCH_GEMMA3N)
+            continue;
         kvb_status st =
             get_u64(c, c->obj, keys_for(c, &standard[i]), &v, key, &found);
         if (!st && found)
@@ -399,6 +408,16 @@ static const struct {
     D(GEMMA3, HEAD_DIM, 256),
     D(GEMMA3, MAX_POSITION_EMBEDDINGS, 131072),
     D(GEMMA3, SLIDING_WINDOW, 4096),
+    /* Gemma3nTextConfig (configuration_gemma3n.py) */
+    D(GEMMA3N, VOCAB_SIZE, 262400),
+    D(GEMMA3N, HIDDEN_SIZE, 2048),
+    D(GEMMA3N, INTERMEDIATE_SIZE, 16384),
+    D(GEMMA3N, NUM_HIDDEN_LAYERS, 35),
+    D(GEMMA3N, NUM_ATTENTION_HEADS, 8),
+    D(GEMMA3N, NUM_KEY_VALUE_HEADS, 2),
+    D(GEMMA3N, HEAD_DIM, 256),
+    D(GEMMA3N, MAX_POSITION_EMBEDDINGS, 32768),
+    D(GEMMA3N, SLIDING_WINDOW, 512),
     D(GEMMA2, VOCAB_SIZE, 256000),
     D(GEMMA2, HIDDEN_SIZE, 2304),
     D(GEMMA2, INTERMEDIATE_SIZE, 9216),
@@ -1563,6 +1582,260 @@ static kvb_status indexer(cfg *c)
     return KVB_OK;
 }
 
+/* ---- Gemma 3n ---- */
+
+/* A Gemma 3n key: present, an integer 1..cap; absent, Gemma3nTextConfig's
+ * (or Gemma3nAudioConfig's) default. */
+static kvb_status g3n_u64(cfg *c, json_t *obj, const char *key, uint64_t dflt,
+                          uint64_t cap, uint64_t *out)
+{
+    char found_key[64];
+    bool found = false;
+    *out = dflt;
+    kvb_status st = get_u64(c, obj, key, out, found_key, &found);
+    if (st)
+        return st;
+    if (found && (*out > cap || (*out == 0 && dflt != 0)))
+        return cfg_fail(c, KVB_ERANGE, key,
+                        "%s (%llu) is out of range; allowed: 1..%llu", key,
+                        (unsigned long long)*out, (unsigned long long)cap);
+    return KVB_OK;
+}
+
+static kvb_status g3n_u32(cfg *c, json_t *obj, const char *key, uint64_t dflt,
+                          uint32_t *out)
+{
+    uint64_t v = 0;
+    kvb_status st = g3n_u64(c, obj, key, dflt, (uint64_t)1 << 24, &v);
+    *out = (uint32_t)v;
+    return st;
+}
+
+/* intermediate_size: one width, or one per layer (Gemma3nTextConfig
+ * accepts both).  The published E2B and E4B give the same width for every
+ * layer; a MatFormer slice with widths that differ is refused, since
+ * kvb_model has one width. */
+static kvb_status g3n_widths(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    json_t *v = json_object_get(c->obj, "intermediate_size");
+    if (!v || json_is_null(v))
+        return model_set(c, KVB_READ_FIELD_INTERMEDIATE_SIZE, 16384, NULL);
+    if (!json_is_array(v)) {
+        uint64_t w = 0;
+        kvb_status st = as_u64(c, "intermediate_size", v, &w);
+        return st ? st
+                  : model_set(c, KVB_READ_FIELD_INTERMEDIATE_SIZE, w,
+                              "intermediate_size");
+    }
+    size_t n = json_array_size(v);
+    if (n != m->num_hidden_layers)
+        return cfg_fail(c, KVB_EPARSE, "intermediate_size",
+                        "intermediate_size has %zu entries; allowed: one per "
+                        "layer (%u) or one number",
+                        n, m->num_hidden_layers);
+    uint64_t first = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = 0;
+        kvb_status st =
+            as_u64(c, "intermediate_size", json_array_get(v, i), &w);
+        if (st)
+            return st;
+        if (i == 0)
+            first = w;
+        else if (w != first)
+            return cfg_fail(c, KVB_EUNSUPPORTED, "intermediate_size",
+                            "intermediate_size[%zu] (%llu) differs from "
+                            "layer 0's (%llu): per-layer MLP widths (a "
+                            "MatFormer slice) are not modelled; allowed: one "
+                            "width for every layer",
+                            i, (unsigned long long)w,
+                            (unsigned long long)first);
+    }
+    return model_set(c, KVB_READ_FIELD_INTERMEDIATE_SIZE, first,
+                     "intermediate_size");
+}
+
+/* The language model's own keys (Gemma3nTextConfig): per-layer
+ * embeddings, AltUp, LAuReL and KV sharing.  activation_sparsity_pattern,
+ * altup_coef_clip and altup_active_idx change no tensor and are not read. */
+static kvb_status gemma3n(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    uint64_t v = 0;
+    kvb_status st = g3n_widths(c);
+    if (!st)
+        st = g3n_u32(c, c->obj, "num_kv_shared_layers", 15,
+                     &m->num_kv_shared_layers);
+    if (!st)
+        st = g3n_u32(c, c->obj, "hidden_size_per_layer_input", 256,
+                     &m->hidden_size_per_layer_input);
+    if (!st)
+        st = g3n_u64(c, c->obj, "vocab_size_per_layer_input", 262144,
+                     (uint64_t)1 << 24, &v);
+    m->vocab_size_per_layer_input = v;
+    if (!st)
+        st = g3n_u32(c, c->obj, "altup_num_inputs", 4, &m->altup_num_inputs);
+    if (!st)
+        st = g3n_u32(c, c->obj, "laurel_rank", 64, &m->laurel_rank);
+    if (!st && m->num_kv_shared_layers >= m->num_hidden_layers)
+        return cfg_fail(c, KVB_EINVAL, "num_kv_shared_layers",
+                        "num_kv_shared_layers (%u) leaves no layer of the "
+                        "%u to hold the KV they share; allowed: 0..%u",
+                        m->num_kv_shared_layers, m->num_hidden_layers,
+                        m->num_hidden_layers - 1);
+    return st;
+}
+
+/* An [[a, b], [a, b]] pair list (sscp_conv_kernel_size,
+ * sscp_conv_stride_size): true when it is absent or every entry is `want`. */
+static bool g3n_pairs_are(json_t *obj, const char *key, json_int_t want)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v || json_is_null(v))
+        return true;
+    if (!json_is_array(v) || json_array_size(v) != 2)
+        return false;
+    for (size_t i = 0; i < 2; i++) {
+        json_t *p = json_array_get(v, i);
+        if (!json_is_array(p) || json_array_size(p) != 2)
+            return false;
+        for (size_t j = 0; j < 2; j++)
+            if (json_integer_value(json_array_get(p, j)) != want)
+                return false;
+    }
+    return true;
+}
+
+/* Gemma3nAudioConfig's Conformer: the sizes its tensors take, and the
+ * subsampling layout Gemma3nAudioSubSampleConvProjection assumes (two
+ * 3x3 convs with stride 2; their frequency padding is written for it). */
+static kvb_status g3n_audio(cfg *c, json_t *a)
+{
+    kvb_model *m = &c->r->model;
+    kvb_status st = g3n_u64(c, a, "hidden_size", 1536, (uint64_t)1 << 20,
+                            &m->audio_hidden_size);
+    if (!st)
+        st = g3n_u32(c, a, "conf_num_hidden_layers", 12, &m->audio_num_layers);
+    if (!st)
+        st = g3n_u32(c, a, "conf_num_attention_heads", 8, &m->audio_num_heads);
+    if (!st)
+        st = g3n_u32(c, a, "conf_conv_kernel_size", 5, &m->audio_conv_kernel);
+    if (!st)
+        st = g3n_u32(c, a, "input_feat_size", 128, &m->audio_input_features);
+    if (st)
+        return st;
+    json_t *ch = json_object_get(a, "sscp_conv_channel_size");
+    m->audio_sscp_channels_1 = 128;
+    m->audio_sscp_channels_2 = 32;
+    if (ch && !json_is_null(ch)) {
+        if (!json_is_array(ch) || json_array_size(ch) != 2)
+            return cfg_fail(c, KVB_EPARSE, "sscp_conv_channel_size",
+                            "sscp_conv_channel_size is not a pair; allowed: "
+                            "[c1, c2]");
+        uint64_t c1 = 0, c2 = 0;
+        st = as_u64(c, "sscp_conv_channel_size", json_array_get(ch, 0), &c1);
+        if (!st)
+            st =
+                as_u64(c, "sscp_conv_channel_size", json_array_get(ch, 1), &c2);
+        if (st)
+            return st;
+        if (!c1 || !c2 || c1 > ((uint64_t)1 << 20) || c2 > ((uint64_t)1 << 20))
+            return cfg_fail(c, KVB_ERANGE, "sscp_conv_channel_size",
+                            "sscp_conv_channel_size is out of range; "
+                            "allowed: 1..1048576 each");
+        m->audio_sscp_channels_1 = (uint32_t)c1;
+        m->audio_sscp_channels_2 = (uint32_t)c2;
+    }
+    if (!g3n_pairs_are(a, "sscp_conv_kernel_size", 3) ||
+        !g3n_pairs_are(a, "sscp_conv_stride_size", 2))
+        return cfg_fail(c, KVB_EUNSUPPORTED, "sscp_conv_kernel_size",
+                        "sscp_conv_kernel_size / sscp_conv_stride_size "
+                        "other than [[3, 3], [3, 3]] / [[2, 2], [2, 2]] are "
+                        "not modelled (the subsampler's padding is written "
+                        "for them); allowed: the published layout");
+    if (m->audio_hidden_size % m->audio_num_heads)
+        return cfg_fail(c, KVB_EINVAL, "conf_num_attention_heads",
+                        "conf_num_attention_heads (%u) does not divide "
+                        "hidden_size (%llu); allowed: a divisor",
+                        m->audio_num_heads,
+                        (unsigned long long)m->audio_hidden_size);
+    return KVB_OK;
+}
+
+/* Gemma3nVisionConfig: the timm architecture (only mobilenetv5_300m_enc
+ * has a count here), its output width (the vision embedder's) and the
+ * embedders' hard-token vocabulary. */
+static kvb_status g3n_vision(cfg *c, json_t *v, uint64_t *vocab)
+{
+    kvb_model *m = &c->r->model;
+    const char *arch = get_string(v, "architecture");
+    json_t *args = json_object_get(v, "model_args");
+    if (arch && strcmp(arch, "mobilenetv5_300m_enc") != 0)
+        return cfg_fail(c, KVB_EUNSUPPORTED, "architecture",
+                        "architecture (%s) is not modelled: only timm's "
+                        "mobilenetv5_300m_enc has a parameter count here; "
+                        "allowed: mobilenetv5_300m_enc",
+                        arch);
+    if (json_is_object(args) && json_object_size(args) > 0)
+        return cfg_fail(c, KVB_EUNSUPPORTED, "model_args",
+                        "model_args changes the timm model, whose count is "
+                        "known for the published architecture only; "
+                        "allowed: null or {}");
+    kvb_status st = g3n_u64(c, v, "hidden_size", 2048, (uint64_t)1 << 20,
+                            &m->vision_hidden_size);
+    if (!st)
+        st = g3n_u64(c, v, "vocab_size", 128, (uint64_t)1 << 20, vocab);
+    return st;
+}
+
+/* The towers of a gemma3n config.json: the MobileNetV5 vision tower (a
+ * constant from timm, said in a warning), the USM Conformer audio tower and the
+ * two Gemma3nMultimodalEmbedder (model/gemma3n.c walks them). */
+static kvb_status g3n_towers(cfg *c)
+{
+    kvb_model *m = &c->r->model;
+    json_t *vision = json_object_get(c->root, "vision_config");
+    json_t *audio = json_object_get(c->root, "audio_config");
+    if (!json_is_object(vision) || !json_is_object(audio)) {
+        kvb__read_warn(c->r, "gemma3n without vision_config and "
+                             "audio_config objects: the towers are not "
+                             "counted (the language model only)");
+        return KVB_OK;
+    }
+    const char *saved = c->prefix;
+    json_t *obj = c->obj;
+    uint64_t vv = 0, av = 0;
+    c->prefix = "vision_config";
+    c->obj = vision;
+    kvb_status st = g3n_vision(c, vision, &vv);
+    c->prefix = "audio_config";
+    c->obj = audio;
+    if (!st)
+        st = g3n_audio(c, audio);
+    if (!st)
+        st = g3n_u64(c, audio, "vocab_size", 128, (uint64_t)1 << 20, &av);
+    if (!st && av != vv)
+        st = cfg_fail(c, KVB_EUNSUPPORTED, "vocab_size",
+                      "vocab_size (%llu) differs from vision_config's "
+                      "(%llu): one embedder vocabulary is modelled; "
+                      "allowed: the same for both",
+                      (unsigned long long)av, (unsigned long long)vv);
+    c->prefix = saved;
+    c->obj = obj;
+    if (st)
+        return st;
+    m->mm_embed_vocab_size = (uint32_t)vv;
+    m->vision_kind = KVB_VISION_GEMMA3N;
+    kvb__read_warn(c->r,
+                   "vision_config: Gemma 3n's MobileNetV5 vision tower (timm "
+                   "mobilenetv5_300m_enc) is not derived from the config; "
+                   "it is counted as the 294,126,912 parameters that "
+                   "timm's mobilenetv5_300m_enc definition builds, "
+                   "replicated on every GPU");
+    return KVB_OK;
+}
+
 /* ---- architecture ---- */
 
 static const struct {
@@ -1727,6 +2000,8 @@ static kvb_status tower_read(cfg *c, const tower_keys *f, json_t *v)
 static kvb_status towers(cfg *c)
 {
     const char *type = get_string(c->root, "model_type");
+    if (type && kvb__strcasecmp(type, "gemma3n") == 0)
+        return g3n_towers(c);
     json_t *vision = json_object_get(c->root, "vision_config");
     for (size_t i = 0;
          type && json_is_object(vision) && i < KVB__ARRAY_LEN(tower_families);
@@ -1948,6 +2223,8 @@ static kvb_status read_model(cfg *c)
         st = read_standard(c);
     if (!st)
         family_defaults(c);
+    if (!st && c->fam->arch == KVB_ARCH_GEMMA3N)
+        st = gemma3n(c);
     if (!st)
         st = quirks(c);
     if (!st)

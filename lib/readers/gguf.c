@@ -1030,6 +1030,17 @@ static kvb_status architecture(gmap *g)
                      "Vision: its cross-attention layers and tower are not "
                      "modelled for a GGUF (llama.cpp has no mllama); "
                      "allowed: its config.json on vLLM 0.6.2 to 0.10.2");
+    /* Gemma 3n (LLM_ARCH_GEMMA3N): its per-layer embedding, AltUp and
+     * shared-KV layers (llama.cpp keeps KV in the first 20) would be lost
+     * in a Llama-shaped reading, which would overstate the KV cache by
+     * half; its metadata is not read yet, so it is refused by name. */
+    if (str_is(a->s, "gemma3n"))
+        return gfail(g->c, KVB_EUNSUPPORTED, "gguf.general.architecture", a->at,
+                     "general.architecture (gemma3n) is not read from a GGUF "
+                     "yet: its per-layer embeddings, AltUp and shared KV "
+                     "layers would be planned as a Llama-shaped decoder; "
+                     "allowed: the checkpoint's config.json (planned in "
+                     "f16/bf16 on llama.cpp)");
     int32_t arch = KVB_ARCH_GENERIC;
     for (size_t i = 0; i < KVB__ARRAY_LEN(archs); i++)
         if (str_is(a->s, archs[i].name))

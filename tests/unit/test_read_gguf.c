@@ -605,6 +605,20 @@ static void test_read_gguf_families(void **state)
     assert_int_equal(r.st, KVB_EPARSE);
     assert_string_equal(r.e.field, "gguf.newarch.attention.head_count");
     free(b.p);
+    /* Gemma 3n: refused by name, never read as a Llama (its shared KV
+     * layers and per-layer embeddings would be lost) */
+    b = (gb){0};
+    header(&b, 3, 0, 6);
+    kv_str(&b, "general.architecture", "gemma3n");
+    kv_u32(&b, "gemma3n.block_count", 30);
+    kv_u32(&b, "gemma3n.embedding_length", 2048);
+    kv_u32(&b, "gemma3n.attention.head_count", 8);
+    kv_u32(&b, "gemma3n.context_length", 32768);
+    kv_u32(&b, "gemma3n.vocab_size", 262400);
+    r = parse(&b, b.n);
+    assert_int_equal(r.st, KVB_EUNSUPPORTED);
+    assert_string_equal(r.e.field, "gguf.general.architecture");
+    free(b.p);
 }
 
 /* ---- string arrays: the two walks of skip_strings ---- */

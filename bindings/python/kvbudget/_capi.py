@@ -186,6 +186,20 @@ class Model(CStruct):
         ("vision_aspect_ratios", "uint32_t"),
         # Zamba2 shared blocks (@since 0.2)
         ("shared_blocks", "uint32_t"), ("adapter_rank", "uint32_t"),
+        # Gemma 3n (@since 0.2)
+        ("num_kv_shared_layers", "uint32_t"),
+        ("hidden_size_per_layer_input", "uint32_t"),
+        ("vocab_size_per_layer_input", "uint64_t"),
+        ("altup_num_inputs", "uint32_t"),
+        ("laurel_rank", "uint32_t"),
+        ("audio_num_layers", "uint32_t"),
+        ("audio_num_heads", "uint32_t"),
+        ("audio_hidden_size", "uint64_t"),
+        ("audio_conv_kernel", "uint32_t"),
+        ("audio_input_features", "uint32_t"),
+        ("audio_sscp_channels_1", "uint32_t"),
+        ("audio_sscp_channels_2", "uint32_t"),
+        ("mm_embed_vocab_size", "uint32_t"),
     )
 
 

@@ -65,6 +65,7 @@ class Arch(enum.IntEnum):
     GLM4_MOE = 20
     JAMBA = 21
     FALCON_H1 = 22
+    GEMMA3N = 23
     ZAMBA2 = 24
     MLLAMA = 25
 
@@ -79,6 +80,7 @@ class Vision(enum.IntEnum):
     PIXTRAL = 4
     LLAMA4 = 5
     MLLAMA = 6
+    GEMMA3N = 7
 
 
 class Multimodal(enum.IntFlag):
@@ -220,6 +222,10 @@ class TensorRole(enum.IntEnum):
     INDEXER_WQ_B = 34
     INDEXER_WK = 35
     INDEXER_WEIGHTS = 36
+    PLE_EMBED = 40
+    PLE = 41
+    ALTUP = 42
+    LAUREL = 43
     ADAPTER_A = 46
     ADAPTER_B = 47
     HYBRID_LINEAR = 48

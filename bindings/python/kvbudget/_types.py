@@ -260,6 +260,20 @@ class Model(_CMirror):
     # Zamba2 shared blocks (@since 0.2)
     shared_blocks: int = 0
     adapter_rank: int = 0
+    # Gemma 3n (@since 0.2)
+    num_kv_shared_layers: int = 0
+    hidden_size_per_layer_input: int = 0
+    vocab_size_per_layer_input: int = 0
+    altup_num_inputs: int = 0
+    laurel_rank: int = 0
+    audio_num_layers: int = 0
+    audio_num_heads: int = 0
+    audio_hidden_size: int = 0
+    audio_conv_kernel: int = 0
+    audio_input_features: int = 0
+    audio_sscp_channels_1: int = 0
+    audio_sscp_channels_2: int = 0
+    mm_embed_vocab_size: int = 0
 
 
 @dataclass(frozen=True)

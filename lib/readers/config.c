@@ -1002,21 +1002,41 @@ static kvb_status qwen3_next(cfg *c)
     return st;
 }
 
+/* The Mamba mixer biases every published Granite-4.0-H, Jamba,
+ * Nemotron-H, Falcon-H1 and Zamba2 checkpoint has (a conv bias, no
+ * projection biases): the only ones the inventory models.  Each family
+ * names the two keys its own way. */
+static kvb_status mixer_biases_at(cfg *c, const char *kind,
+                                  const char *conv_key, const char *proj_keys)
+{
+    char proj[32];
+    size_t n = strcspn(proj_keys, ",");
+    snprintf(proj, sizeof proj, "%.*s", (int)n, proj_keys);
+    bool conv_bias = true, proj_bias = false;
+    kvb_status st = get_bool(c, c->obj, conv_key, true, &conv_bias);
+    if (!st)
+        st = get_bool(c, c->obj, proj_keys, false, &proj_bias);
+    if (!st && (!conv_bias || proj_bias))
+        return cfg_fail(
+            c, KVB_EUNSUPPORTED, conv_bias ? proj : conv_key,
+            "a %s mixer %s is not modelled; allowed: %s true, "
+            "%s false",
+            kind, conv_bias ? "with projection biases" : "without a conv bias",
+            conv_key, proj);
+    return st;
+}
+
+static kvb_status mixer_biases(cfg *c, const char *kind)
+{
+    return mixer_biases_at(c, kind, "mamba_conv_bias", "mamba_proj_bias");
+}
+
 /* Nemotron-H options whose tensors the inventory does not hold: say so
  * rather than count a different model. */
 static kvb_status nemotron_h_options(cfg *c)
 {
-    bool conv_bias = true, proj_bias = false;
-    kvb_status st = get_bool(c, c->obj, "use_conv_bias", true, &conv_bias);
-    if (!st)
-        st = get_bool(c, c->obj, "mamba_proj_bias,use_bias", false, &proj_bias);
-    if (!st && (!conv_bias || proj_bias))
-        return cfg_fail(c, KVB_EUNSUPPORTED,
-                        conv_bias ? "mamba_proj_bias" : "use_conv_bias",
-                        "a Mamba2 mixer %s is not modelled; allowed: "
-                        "use_conv_bias true, mamba_proj_bias false",
-                        conv_bias ? "with projection biases"
-                                  : "without a conv bias");
+    kvb_status st = mixer_biases_at(c, "Mamba2", "use_conv_bias",
+                                    "mamba_proj_bias,use_bias");
     json_t *latent = json_object_get(c->obj, "moe_latent_size");
     if (!st && latent && !json_is_null(latent))
         return cfg_fail(c, KVB_EUNSUPPORTED, "moe_latent_size",
@@ -1105,25 +1125,6 @@ static kvb_status granite_head(cfg *c, kvb_model *m)
     if (!st)
         m->ssm_head_dim =
             (uint32_t)(expand * m->hidden_size / m->ssm_num_heads);
-    return st;
-}
-
-/* The Mamba mixer biases every published Granite-4.0-H and Jamba
- * checkpoint has (a conv bias, no projection biases): the only ones the
- * inventory models. */
-static kvb_status mixer_biases(cfg *c, const char *kind)
-{
-    bool conv_bias = true, proj_bias = false;
-    kvb_status st = get_bool(c, c->obj, "mamba_conv_bias", true, &conv_bias);
-    if (!st)
-        st = get_bool(c, c->obj, "mamba_proj_bias", false, &proj_bias);
-    if (!st && (!conv_bias || proj_bias))
-        return cfg_fail(
-            c, KVB_EUNSUPPORTED,
-            conv_bias ? "mamba_proj_bias" : "mamba_conv_bias",
-            "a %s mixer %s is not modelled; allowed: "
-            "mamba_conv_bias true, mamba_proj_bias false",
-            kind, conv_bias ? "with projection biases" : "without a conv bias");
     return st;
 }
 
@@ -1387,16 +1388,8 @@ static kvb_status zamba2_u32(cfg *c, const char *key, uint32_t dflt,
  * never builds), refused by name. */
 static kvb_status zamba2_options(cfg *c)
 {
-    bool conv_bias = true, bias = false;
-    kvb_status st = get_bool(c, c->obj, "use_conv_bias", true, &conv_bias);
-    if (!st)
-        st = get_bool(c, c->obj, "add_bias_linear", false, &bias);
-    if (!st && (!conv_bias || bias))
-        return cfg_fail(c, KVB_EUNSUPPORTED,
-                        bias ? "add_bias_linear" : "use_conv_bias",
-                        "a Zamba2 model %s is not modelled; allowed: "
-                        "add_bias_linear false, use_conv_bias true",
-                        bias ? "with linear biases" : "without a conv bias");
+    kvb_status st =
+        mixer_biases_at(c, "Zamba2", "use_conv_bias", "add_bias_linear");
     bool attn = false, long_ctx = false;
     if (!st)
         st = get_bool(c, c->obj, "use_shared_attention_adapter", false, &attn);

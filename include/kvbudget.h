@@ -2212,10 +2212,16 @@ kvb_status kvb_model_read(const char *path, kvb_model *model, kvb_quant *quant,
  * Read a Hugging Face config.json from memory: the standard fields, the
  * family's own spellings (text_config of multimodal configs, Llama 4 MoE
  * interleave and chunked attention, Gemma sliding-window patterns,
- * DeepSeek MLA, gpt-oss, Falcon, OPT, GPT-NeoX), torch_dtype, and
- * quantization_config (awq, gptq, fp8, compressed-tensors, mxfp4,
- * bitsandbytes).  An unknown model_type with the standard fields reads as
- * a Llama-shaped decoder with a warning.
+ * DeepSeek MLA and its indexer, gpt-oss, Falcon, OPT, GPT-NeoX; the
+ * hybrids' layer kinds: Qwen3-Next, Nemotron-H, Granite-4.0-H, Jamba,
+ * Falcon-H1, Zamba2; mllama's cross-attention layers; Gemma 3n; the
+ * vision towers of docs/model.md), torch_dtype, and quantization_config
+ * (awq, gptq, fp8, compressed-tensors, modelopt, mxfp4, bitsandbytes)
+ * with its exclusion lists.  An unknown model_type is refused
+ * (KVB_EUNSUPPORTED naming config.model_type) unless info->options has
+ * KVB_READ_ASSUME_LLAMA, which reads it as a Llama-shaped decoder with a
+ * warning; recurrent families that are not modelled are refused even
+ * then.
  * @param[in]  json, len  the text (need not be NUL-terminated).
  * @param[out] model, quant, info  as kvb_model_read (quant, info may be
  *             NULL); info->weights_bytes stays 0.

@@ -1128,6 +1128,25 @@ static kvb_status granite_head(cfg *c, kvb_model *m)
     return st;
 }
 
+/* The Mamba2 sizes under the mamba_* keys that Granite-4.0-H and
+ * Falcon-H1 share (configuration_granitemoehybrid.py,
+ * configuration_falcon_h1.py): heads, the head width (`head` reads it with
+ * the family's own "auto" rule), groups, state and conv width. */
+static kvb_status mamba2_sizes(cfg *c, kvb_model *m,
+                               kvb_status (*head)(cfg *, kvb_model *))
+{
+    kvb_status st = ssm_size(c, "mamba_n_heads", &m->ssm_num_heads);
+    if (!st)
+        st = head(c, m);
+    if (!st)
+        st = ssm_size(c, "mamba_n_groups", &m->ssm_n_groups);
+    if (!st)
+        st = ssm_size(c, "mamba_d_state", &m->ssm_state_size);
+    if (!st)
+        st = ssm_size(c, "mamba_d_conv", &m->ssm_conv_kernel);
+    return st;
+}
+
 /*
  * Granite-4.0-H (configuration_granitemoehybrid.py; vLLM
  * granitemoehybrid.py): every layer is a mixer, "mamba" (Mamba2, 'm') or
@@ -1148,15 +1167,7 @@ static kvb_status granite_h(cfg *c)
     if (!st)
         st = pattern_list(c, "layer_types", names, "mA", 2);
     if (!st)
-        st = ssm_size(c, "mamba_n_heads", &m->ssm_num_heads);
-    if (!st)
-        st = granite_head(c, m);
-    if (!st)
-        st = ssm_size(c, "mamba_n_groups", &m->ssm_n_groups);
-    if (!st)
-        st = ssm_size(c, "mamba_d_state", &m->ssm_state_size);
-    if (!st)
-        st = ssm_size(c, "mamba_d_conv", &m->ssm_conv_kernel);
+        st = mamba2_sizes(c, m, granite_head);
     if (!st && m->num_experts == 0 && m->shared_expert_intermediate_size) {
         m->intermediate_size = m->shared_expert_intermediate_size;
         m->shared_expert_intermediate_size = 0;
@@ -1343,15 +1354,7 @@ static kvb_status falcon_h1(cfg *c)
     if (!st)
         st = get_bool(c, c->obj, "mamba_rms_norm", false, &norm);
     if (!st)
-        st = ssm_size(c, "mamba_n_heads", &m->ssm_num_heads);
-    if (!st)
-        st = falcon_h1_head(c, m);
-    if (!st)
-        st = ssm_size(c, "mamba_n_groups", &m->ssm_n_groups);
-    if (!st)
-        st = ssm_size(c, "mamba_d_state", &m->ssm_state_size);
-    if (!st)
-        st = ssm_size(c, "mamba_d_conv", &m->ssm_conv_kernel);
+        st = mamba2_sizes(c, m, falcon_h1_head);
     if (!st && m->num_hidden_layers >= sizeof m->layer_pattern)
         return cfg_fail(c, KVB_ERANGE, "num_hidden_layers",
                         "num_hidden_layers (%u) is out of range for a "

@@ -39,6 +39,20 @@
     .vision_num_heads = 16u, .vision_patch_size = 14u,                         \
     .vision_spatial_merge = 2u, .vision_out_hidden_size = (out)
 
+/* The DeepSeek-V3 config.json shape (tests/data/configs/deepseek-v3.json),
+ * which DeepSeek-V3.1 and DeepSeek-V3.2-Exp keep (their rows cite it;
+ * V3.2-Exp adds its indexer keys). */
+#define KVB__DEEPSEEK_V3_SHAPE                                                 \
+    .arch = KVB_ARCH_DEEPSEEK_V3, .dtype = KVB_DTYPE_BF16,                     \
+    .flags = KVB_MODEL_ROUTER_SCORE_BIAS, .num_hidden_layers = 61u,            \
+    .hidden_size = 7168u, .num_attention_heads = 128u,                         \
+    .num_key_value_heads = 128u, .intermediate_size = 18432u,                  \
+    .vocab_size = 129280u, .max_position_embeddings = 163840u,                 \
+    .num_experts = 256u, .num_experts_per_tok = 8u,                            \
+    .moe_intermediate_size = 2048u, .num_shared_experts = 1u,                  \
+    .first_k_dense_replace = 3u, .kv_lora_rank = 512u, .q_lora_rank = 1536u,   \
+    .qk_rope_head_dim = 64u, .qk_nope_head_dim = 128u, .v_head_dim = 128u
+
 const kvb__model_row kvb__model_rows[] = {
     {"Llama-2-7B",
      "meta-llama/Llama-2-7b-hf,Llama-2-7b-hf",
@@ -939,26 +953,7 @@ const kvb__model_row kvb__model_rows[] = {
      " cards), so they are aliases",
      671026419200ull,
      {
-         .arch = KVB_ARCH_DEEPSEEK_V3,
-         .dtype = KVB_DTYPE_BF16,
-         .flags = KVB_MODEL_ROUTER_SCORE_BIAS,
-         .num_hidden_layers = 61u,
-         .hidden_size = 7168u,
-         .num_attention_heads = 128u,
-         .num_key_value_heads = 128u,
-         .intermediate_size = 18432u,
-         .vocab_size = 129280u,
-         .max_position_embeddings = 163840u,
-         .num_experts = 256u,
-         .num_experts_per_tok = 8u,
-         .moe_intermediate_size = 2048u,
-         .num_shared_experts = 1u,
-         .first_k_dense_replace = 3u,
-         .kv_lora_rank = 512u,
-         .q_lora_rank = 1536u,
-         .qk_rope_head_dim = 64u,
-         .qk_nope_head_dim = 128u,
-         .v_head_dim = 128u,
+         KVB__DEEPSEEK_V3_SHAPE,
      }},
     {"DeepSeek-R1-Distill-Qwen-32B",
      "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
@@ -1413,26 +1408,7 @@ const kvb__model_row kvb__model_rows[] = {
      "total, 37B activated\"",
      671026419200ull,
      {
-         .arch = KVB_ARCH_DEEPSEEK_V3,
-         .dtype = KVB_DTYPE_BF16,
-         .flags = KVB_MODEL_ROUTER_SCORE_BIAS,
-         .num_hidden_layers = 61u,
-         .hidden_size = 7168u,
-         .num_attention_heads = 128u,
-         .num_key_value_heads = 128u,
-         .intermediate_size = 18432u,
-         .vocab_size = 129280u,
-         .max_position_embeddings = 163840u,
-         .num_experts = 256u,
-         .num_experts_per_tok = 8u,
-         .moe_intermediate_size = 2048u,
-         .num_shared_experts = 1u,
-         .first_k_dense_replace = 3u,
-         .kv_lora_rank = 512u,
-         .q_lora_rank = 1536u,
-         .qk_rope_head_dim = 64u,
-         .qk_nope_head_dim = 128u,
-         .v_head_dim = 128u,
+         KVB__DEEPSEEK_V3_SHAPE,
      }},
     {"DeepSeek-R1-Distill-Llama-8B",
      "deepseek-ai/DeepSeek-R1-Distill-Llama-8B",
@@ -1868,26 +1844,7 @@ const kvb__model_row kvb__model_rows[] = {
      " scales too",
      671877944064ull,
      {
-         .arch = KVB_ARCH_DEEPSEEK_V3,
-         .dtype = KVB_DTYPE_BF16,
-         .flags = KVB_MODEL_ROUTER_SCORE_BIAS,
-         .num_hidden_layers = 61u,
-         .hidden_size = 7168u,
-         .num_attention_heads = 128u,
-         .num_key_value_heads = 128u,
-         .intermediate_size = 18432u,
-         .vocab_size = 129280u,
-         .max_position_embeddings = 163840u,
-         .num_experts = 256u,
-         .num_experts_per_tok = 8u,
-         .moe_intermediate_size = 2048u,
-         .num_shared_experts = 1u,
-         .first_k_dense_replace = 3u,
-         .kv_lora_rank = 512u,
-         .q_lora_rank = 1536u,
-         .qk_rope_head_dim = 64u,
-         .qk_nope_head_dim = 128u,
-         .v_head_dim = 128u,
+         KVB__DEEPSEEK_V3_SHAPE,
          .index_n_heads = 64u,
          .index_head_dim = 128u,
          .index_topk = 2048u,

@@ -274,10 +274,7 @@ static void test_falcon_h1_vllm(void **state)
     s.engine_version = 1100;
     s.max_model_len = 32768;
     s.kv_cache_memory_bytes = 20 * GIB;
-    kvb_plan p;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
-    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    kvb_plan p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.block_size, 1568);
     assert_int_equal(p.kv_cache_groups, 2);
     assert_int_equal(p.num_blocks, 303);
@@ -305,10 +302,7 @@ static void test_falcon_h1_llama_cpp(void **state)
     s.context_size = 16384;
     s.max_num_seqs = 4;
     s.max_model_len = 4096;
-    kvb_plan p;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
-    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    kvb_plan p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.kv_cache_bytes_per_gpu, 2 * 150994944ull + 116342784ull);
     assert_non_null(strstr(p.warning, "110.95 MiB of recurrent state"));
 }

@@ -289,12 +289,7 @@ static void test_gemma3n_vllm(void **state)
     s.max_model_len = 32768;
     s.max_num_batched_tokens = 8192;
     s.kv_cache_memory_bytes = 8 * GIB;
-    kvb_plan p;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
-    kvb_status st = kvb_plan_compute(&m, &q, &g, &s, &p, &e);
-    if (st)
-        fail_msg("%s %s: %s", kvb_status_name(st), e.field, e.message);
+    kvb_plan p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.kv_bytes_per_token, 40960);
     assert_int_equal(p.kv_cache_groups, 5);
     assert_int_equal(p.num_blocks, 65536);
@@ -310,7 +305,7 @@ static void test_gemma3n_vllm(void **state)
     assert_true(p.weights_bytes_per_gpu < w + 64 * MIB);
     /* 0.9.2 loads the language model alone */
     s.engine_version = 902;
-    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.param_count, 4456156768ull);
     assert_non_null(strstr(p.warning, "language model only"));
 }
@@ -386,18 +381,13 @@ static void test_gemma3n_llama_cpp(void **state)
     s.max_num_seqs = 1;
     s.kv_unified = 1;
     s.max_model_len = 32768;
-    kvb_plan p;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
-    kvb_status st = kvb_plan_compute(&m, &q, &g, &s, &p, &e);
-    if (st)
-        fail_msg("%s %s: %s", kvb_status_name(st), e.field, e.message);
+    kvb_plan p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.kv_cache_bytes_per_gpu, 268435456ull + 33554432ull);
     /* no --mmproj: the language model only */
     assert_int_equal(p.param_count, 6866696688ull);
     /* E2B has the same 20 KV layers (30 - 10) */
     kvb_model e2b = E2B();
-    assert_int_equal(kvb_plan_compute(&e2b, &q, &g, &s, &p, &e), KVB_OK);
+    p = plan_ok(&e2b, &q, &g, &s);
     assert_int_equal(p.kv_cache_bytes_per_gpu, 268435456ull + 33554432ull);
 }
 

@@ -508,7 +508,7 @@ static void test_hybrid_sglang_qwen35_log(void **state)
     kvb_error e;
     assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
     assert_int_equal(kvb_error_init(&e, sizeof e), KVB_OK);
-    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    p = plan_ok(&m, &q, &g, &s);
     assert_non_null(strstr(p.warning, "82 slots"));
     assert_int_equal(p.max_total_tokens, 580364);
     assert_int_equal(p.max_num_seqs, 1);
@@ -548,7 +548,7 @@ static void test_hybrid_sglang_by_release(void **state)
     s.max_num_seqs = 64;
     s.kv_cache_memory_bytes = 20 * GIB;
     assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
-    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.max_total_tokens, 1546410);
     assert_int_equal(p.max_num_seqs, 64);
 
@@ -589,14 +589,11 @@ static void test_hybrid_tp_divides_recurrent_heads(void **state)
     kvb_serving s = serving_default();
     s.engine_version = 1100;
     s.tensor_parallel_size = 8;
-    kvb_plan p;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
-    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    kvb_plan p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.verdict, KVB_VERDICT_PARALLELISM_INVALID);
     assert_non_null(strstr(p.message, "recurrent"));
     s.tensor_parallel_size = 4; /* 36 / 4 and 12 / 4 */
-    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    p = plan_ok(&m, &q, &g, &s);
     assert_int_not_equal(p.verdict, KVB_VERDICT_PARALLELISM_INVALID);
 }
 
@@ -623,17 +620,14 @@ static void test_hybrid_llama_cpp_state_cells(void **state)
     s.context_size = 16384;
     s.max_num_seqs = 4;
     s.max_model_len = 4096;
-    kvb_plan p;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
-    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    kvb_plan p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.context_size, 16384);
     assert_int_equal(p.kv_cache_bytes_per_gpu, 402653184ull + 316145664ull);
     assert_non_null(strstr(p.warning, "301.50 MiB of recurrent state"));
     /* one slot: one cell */
     s.max_num_seqs = 1;
     s.context_size = 4096;
-    assert_int_equal(kvb_plan_compute(&m, &q, &g, &s, &p, &e), KVB_OK);
+    p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.kv_cache_bytes_per_gpu,
                      402653184ull / 4 + 316145664ull / 4);
 }

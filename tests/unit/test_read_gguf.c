@@ -815,12 +815,13 @@ static void test_read_gguf_files(void **state)
 /* A recurrent hybrid's header: Qwen3-Next's keys as llama.cpp writes them
  * (the print_info of a Qwen3-Next GGUF: ssm_d_conv 4, ssm_d_inner 4096,
  * ssm_d_state 128, ssm_dt_rank 32, ssm_n_group 16), scaled down here to 8
- * layers; `arch` names the architecture. */
-static gb hybrid_header(const char *arch, bool interval)
+ * layers; `arch` names the architecture, `tensors` the tensor infos the
+ * caller appends. */
+static gb hybrid_header(const char *arch, bool interval, uint64_t tensors)
 {
     gb b = {0};
     char key[96];
-    header(&b, 3, 0, interval ? 16 : 15);
+    header(&b, 3, tensors, interval ? 16 : 15);
     kv_str(&b, "general.architecture", arch);
 #define KV(suffix, v)                                                          \
     snprintf(key, sizeof key, "%s." suffix, arch);                             \
@@ -853,7 +854,7 @@ static gb hybrid_header(const char *arch, bool interval)
 static void test_read_gguf_recurrent(void **state)
 {
     (void)state;
-    gb b = hybrid_header("qwen3next", false);
+    gb b = hybrid_header("qwen3next", false, 0);
     parsed r = parse(&b, b.n);
     expect_ok(&r);
     assert_int_equal(r.m.arch, KVB_ARCH_QWEN3_NEXT);
@@ -865,14 +866,14 @@ static void test_read_gguf_recurrent(void **state)
     assert_int_equal(r.m.ssm_conv_kernel, 4);
     assert_int_equal(r.m.flags & KVB_MODEL_ATTN_GATE, KVB_MODEL_ATTN_GATE);
     free(b.p);
-    b = hybrid_header("qwen35", true);
+    b = hybrid_header("qwen35", true, 0);
     r = parse(&b, b.n);
     expect_ok(&r);
     assert_string_equal(r.m.layer_pattern, "GAGAGAGA");
     free(b.p);
     static const char *const refused[] = {"nemotron_h", "mamba2", "jamba"};
     for (size_t i = 0; i < 3; i++) {
-        b = hybrid_header(refused[i], false);
+        b = hybrid_header(refused[i], false, 0);
         r = parse(&b, b.n);
         assert_int_equal(r.st, KVB_EUNSUPPORTED);
         assert_string_equal(r.e.field, "gguf.general.architecture");
@@ -889,7 +890,7 @@ static void test_read_gguf_recurrent(void **state)
 static void test_read_gguf_falcon_h1(void **state)
 {
     (void)state;
-    gb b = hybrid_header("falcon-h1", false);
+    gb b = hybrid_header("falcon-h1", false, 0);
     parsed r = parse(&b, b.n);
     expect_ok(&r);
     assert_int_equal(r.m.arch, KVB_ARCH_FALCON_H1);
@@ -903,28 +904,7 @@ static void test_read_gguf_falcon_h1(void **state)
     assert_int_equal(r.m.flags & KVB_MODEL_ATTN_GATE, 0);
     free(b.p);
 
-    b = (gb){0};
-    char key[96];
-    header(&b, 3, 1, 15);
-    kv_str(&b, "general.architecture", "falcon-h1");
-#define KV(suffix, v)                                                          \
-    snprintf(key, sizeof key, "falcon-h1." suffix);                            \
-    kv_u32(&b, key, v)
-    KV("block_count", 8);
-    KV("embedding_length", 256);
-    KV("feed_forward_length", 512);
-    KV("attention.head_count", 4);
-    KV("attention.head_count_kv", 2);
-    KV("attention.key_length", 64);
-    KV("attention.value_length", 64);
-    KV("context_length", 4096);
-    KV("vocab_size", 1000);
-    KV("ssm.conv_kernel", 4);
-    KV("ssm.inner_size", 256);
-    KV("ssm.state_size", 32);
-    KV("ssm.time_step_rank", 8);
-    KV("ssm.group_count", 4);
-#undef KV
+    b = hybrid_header("falcon-h1", false, 1);
     const uint64_t ne[2] = {64, 4};
     info(&b, "blk.0.ssm_norm.weight", 2, ne, 0, 0, 64 * 4 * 4);
     r = parse(&b, b.n);

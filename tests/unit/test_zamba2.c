@@ -298,12 +298,7 @@ static void test_zamba2_vllm(void **state)
     s.engine_version = 1100;
     s.max_model_len = 4096;
     s.kv_cache_memory_bytes = 20 * GIB;
-    kvb_plan p;
-    kvb_error e = KVB_ERROR_INIT;
-    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
-    kvb_status st = kvb_plan_compute(&m, &q, &g, &s, &p, &e);
-    if (st)
-        fail_msg("%s %s: %s", kvb_status_name(st), e.field, e.message);
+    kvb_plan p = plan_ok(&m, &q, &g, &s);
     assert_int_equal(p.block_size, 48);
     assert_int_equal(p.kv_cache_groups, 7);
     assert_int_equal(p.num_blocks, 2427);

@@ -149,6 +149,20 @@ static inline kvb_serving serving_default(void)
     return s;
 }
 
+/* kvb_plan_compute() that must succeed: the test fails with the library's
+ * own status, field and message otherwise. */
+static inline kvb_plan plan_ok(const kvb_model *m, const kvb_quant *q,
+                               const kvb_gpu *g, const kvb_serving *s)
+{
+    kvb_plan p;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_PLAN_INIT(&p), KVB_OK);
+    kvb_status st = kvb_plan_compute(m, q, g, s, &p, &e);
+    if (st)
+        fail_msg("%s %s: %s", kvb_status_name(st), e.field, e.message);
+    return p;
+}
+
 /* A small Llama-shaped model used for hand-computed expectations. */
 static inline kvb_model tiny_llama(void)
 {

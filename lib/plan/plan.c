@@ -528,18 +528,24 @@ kvb_status kvb__plan_core(kvb__engine_in *in, const kvb__plan_cache *cache,
                          e->no_cross_attention ? e->no_cross_attention
                                                : "its cache for them is "
                                                  "not modelled");
-    /* Gemma 3n: an engine whose handling of its shared-KV layers, per-
+    /* Gemma 3n's layout (the model's fields, not its family name): an
+     * engine whose handling of its shared-KV layers, per-
      * layer embeddings and AltUp streams is not modelled would plan every
      * layer with a cache of its own (SGLang, TensorRT-LLM, TGI, Ollama's
      * estimator): confidently wrong, so it is refused. */
-    if (in->model->arch == KVB_ARCH_GEMMA3N && !e->kv_sharing)
+    const kvb_model *m = in->model;
+    if ((m->num_kv_shared_layers || m->hidden_size_per_layer_input ||
+         m->altup_num_inputs) &&
+        !e->kv_sharing)
         return kvb__fail(err, KVB_EUNSUPPORTED, "serving.engine",
-                         "planning Gemma 3n on %s is not modelled: its KV "
+                         "planning %s (Gemma 3n's layout) on %s is not "
+                         "modelled: its KV "
                          "sharing (the last %u layers cache nothing) and "
                          "per-layer embeddings are sized for vLLM and "
                          "llama.cpp only; allowed: vLLM 0.9.2 or later (V1), "
                          "llama.cpp",
-                         e->display, in->model->num_kv_shared_layers);
+                         kvb_arch_name(m->arch), e->display,
+                         m->num_kv_shared_layers);
     e->defaults(in);
     kvb_status st = e->check ? e->check(in, err) : KVB_OK;
     if (st)

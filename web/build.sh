@@ -57,37 +57,52 @@ jansson
 
 # ---- the library and the command, one object per source file ----
 # Every lib/**/*.c and bindings/cli/*.c, as CMake globs them, so files
-# added to either are picked up; main() becomes kvb_cli_main, which
-# web/src/kvb_web.c calls.
+# added to either are picked up, and the preset tables that
+# scripts/gen_presets.py generates from data/ as lib/CMakeLists.txt does
+# (a table whose text is unchanged keeps its file, so its object is
+# kept); main() becomes kvb_cli_main, which web/src/kvb_web.c calls.
 CFLAGS="-O2 -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 -Wmissing-prototypes -Wformat=2 -Werror -DNDEBUG \
 -Iinclude -Ilib -Ibindings/cli -I$B/jansson/include"
 OBJ=$B/obj
+GEN=$B/generated
 mkdir -p "$OBJ"
-newest_header=$(ls -t include/*.h lib/*.h bindings/cli/*.h | head -n 1)
+"${PYTHON:-python3}" scripts/gen_presets.py --out "$GEN" --keep-unchanged
+newest_header=$(ls -t $(find include lib bindings/cli -name '*.h') |
+    head -n 1)
+# The object of a source file: a library object's name starts with lib_.
+obj() {
+    case $1 in
+    "$GEN"/*) echo "$OBJ/lib_generated_${1##*/}.o" ;;
+    *) echo "$OBJ/$(echo "$1" | tr / _).o" ;;
+    esac
+}
 objs=""
 compile_list=""
-for src in $(find lib -name '*.c' | sort) bindings/cli/*.c web/src/kvb_web.c; do
-    o=$OBJ/$(echo "$src" | tr / _).o
+for src in $(find lib -name '*.c' | sort) "$GEN"/presets_*.c \
+    bindings/cli/*.c web/src/kvb_web.c; do
+    o=$(obj "$src")
     objs="$objs $o"
     if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$newest_header" -nt "$o" ]
     then
-        compile_list="$compile_list $src"
+        compile_list="$compile_list $src $o"
     fi
 done
 if [ -n "$compile_list" ]; then
-    echo "web: compiling$(echo $compile_list | wc -w | sed 's/^/ /') files" >&2
+    echo "web: compiling$(echo $compile_list | wc -w |
+        awk '{ print " " $1 / 2 }') files" >&2
     # shellcheck disable=SC2086
-    printf '%s\n' $compile_list | xargs -P "${JOBS:-2}" -I{} sh -c '
-        src=$1; shift
-        o='"$OBJ"'/$(echo "$src" | tr / _).o
+    printf '%s\n' $compile_list | xargs -P "${JOBS:-2}" -n 2 sh -c '
+        src=$1 o=$2
         extra="-DKVB_STATIC"
+        case $o in
+        */obj/lib_*) extra="-DKVB_BUILDING" ;;
+        esac
         case $src in
-        lib/*) extra="-DKVB_BUILDING" ;;
         bindings/cli/main.c)
             extra="$extra -Dmain=kvb_cli_main -Wno-missing-prototypes" ;;
         esac
-        exec '"$CC"' '"$CFLAGS"' $extra -c "$src" -o "$o"' sh {}
+        exec '"$CC"' '"$CFLAGS"' $extra -c "$src" -o "$o"' sh
 fi
 
 # ---- link: an ES5 factory (kvbCoreCreate) and the .wasm ----

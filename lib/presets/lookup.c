@@ -1,7 +1,9 @@
 /*
  * presets/lookup.c -- access to the built-in model, GPU and instance tables
- * (presets/models.c, presets/gpus.c, presets/instances.c).  Rows are
- * copied into the caller's struct; nothing points into the tables.
+ * (kvb__model_rows, kvb__gpu_rows, kvb__instance_rows, generated from
+ * data/models.json, data/gpus.tsv and data/instances.tsv by
+ * scripts/gen_presets.py).  Rows are copied into the caller's struct;
+ * nothing points into the tables.
  */
 #include "internal.h"
 

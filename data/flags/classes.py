@@ -1,0 +1,277 @@
+"""Memory class and reason of each flag, written by hand from the engines'
+sources (NOTES.md has the rules with file:line citations).  Rules are
+tried in order; the first whose pattern matches the flag's first spelling
+(without the leading dashes) wins.  A flag no rule matches is reported
+by build.py as UNCLASSIFIED.
+
+Classes: modelled (read by lib/engines/<engine>.c today), none (no effect
+on GPU or host memory; the reason says why), unmodelled (changes GPU or
+host memory, not modelled; the reason says what and the bound where one
+exists), host (host RAM only; the reason gives the size rule).
+"""
+import re
+
+M, N, U, H = "modelled", "none", "unmodelled", "host"
+
+SPEC = "speculative decoding: draft weights, the draft's KV in the same block pool and lookahead slots (NOTES.md#speculative)"
+LORA = "LoRA slots preallocated on GPU: max_loras x per-module (in+out) x max_lora_rank x lora dtype bytes per layer (NOTES.md#lora)"
+NET = "networking / API surface"
+LOG = "logging, metrics or tracing"
+KERNEL = "kernel/backend choice: backends allocate their own workspaces (FlashInfer/FlashMLA/DeepGEMM buffers, unverified per backend)"
+GRAPH = "CUDA-graph capture: graph pool grows with the number and size of captured batch shapes (NOTES.md#cudagraph)"
+
+VLLM = [
+    # ---- read by lib/engines/vllm.c (vllm_flags[]) ----
+    (r"model|model_tag", M, "the model: its weights and KV shape"),
+    (r"quantization|dtype|kv-cache-dtype", M, "weight / KV bytes per element"),
+    (r"max-model-len", M, "KV length per sequence; 'auto'/-1 (PR #29431) is not read yet (NOTES.md#max-model-len)"),
+    (r"gpu-memory-utilization|kv-cache-memory-bytes|kv-cache-memory", M, "the memory budget"),
+    (r"tensor-parallel-size|pipeline-parallel-size|data-parallel-size|enable-expert-parallel", M, "sharding of weights and KV"),
+    (r"block-size|max-num-seqs|max-num-batched-tokens|enable-chunked-prefill|enforce-eager", M, "KV block granularity, batch shapes and graph capture"),
+    (r"disable-hybrid-kv-cache-manager", M, "per-group KV pools vs one pool for hybrid/SWA models"),
+    (r"limit-mm-per-prompt|language-model-only|mm-encoder-tp-mode|enable-multimodal-encoder-data-parallel", M, "multimodal encoder profiling and weights"),
+    # ---- speculative decoding ----
+    (r"speculative-.*|num-speculative-tokens|ngram-prompt-lookup-.*|spec-decoding-acceptance-method|typical-acceptance-sampler-.*|disable-logprobs-during-spec-decoding|num-lookahead-slots", U, SPEC),
+    # ---- LoRA / adapters ----
+    (r"max-cpu-loras", H, "CPU LoRA cache: up to max_cpu_loras adapters (default = max_loras) kept in host RAM, each its checkpoint size in lora dtype"),
+    (r"lora-extra-vocab-size", U, "LoRA extra vocabulary: max_loras x extra_vocab x hidden in the embedding and lm_head LoRA tensors, removed in v0.12 (NOTES.md#lora)"),
+    (r"enable-lora|max-loras|max-lora-rank|lora-dtype|fully-sharded-loras|enable-lora-bias|lora-target-modules|enable-tower-connector-lora|specialize-active-lora", U, LORA),
+    (r"long-lora-scaling-factors", U, "LongLoRA: one rotary cos/sin cache per scaling factor (max_position x scale x rotary_dim x dtype) on GPU"),
+    (r"lora-modules|qlora-adapter-name-or-path", U, "adapters loaded at start-up into the CPU LoRA cache (host) and GPU slots; bound by --max-cpu-loras/--max-loras x adapter size"),
+    (r"default-mm-loras", N, "maps modalities to adapters already counted by --max-loras slots"),
+    (r"enable-prompt-adapter|max-prompt-adapters|max-prompt-adapter-token|prompt-adapters", U, "prompt-adapter slots on GPU: max_prompt_adapters x max_prompt_adapter_token x hidden x dtype"),
+    # ---- host memory and offload ----
+    (r"swap-space", H, "V0: swap_space GiB of pinned host KV blocks per GPU worker (CacheEngine cpu cache); the V1 engine allocates none"),
+    (r"cpu-offload-gb", U, "weights moved to host: up to cpu_offload_gb GiB per GPU leaves GPU weights and sits in pinned host RAM (UVA)"),
+    (r"cpu-offload-params|offload-backend|offload-group-size|offload-num-in-group|offload-prefetch-step|offload-params", U, "weight offloading: GPU-resident weights shrink and host pinned RAM grows by the offloaded layers; prefetch keeps offload_prefetch_step groups on GPU"),
+    (r"kv-offloading-size", H, "CPU KV tier: kv_offloading_size GiB of host RAM in total (split over the TP ranks), pinned (NOTES.md#offload)"),
+    (r"kv-offloading-backend", U, "native: CPU offloading connector; lmcache: LMCache's own host buffers (size from LMCACHE_* settings)"),
+    (r"kv-transfer-config", U, "KV connector (LMCache, NIXL, P2P, offloading): host/GPU staging buffers sized by the connector's own config (NOTES.md#offload)"),
+    (r"ec-transfer-config", U, "encoder-cache connector: transfer buffers for encoder outputs, connector-specific"),
+    (r"kv-events-config", N, "publishes KV block events over ZMQ (networking)"),
+    (r"mm-processor-cache-gb|disable-mm-preprocessor-cache|mm-cache-preprocessor|mm-processor-cache-type|mm-shm-cache-max-object-size-mb", H, "multimodal processor cache: mm_processor_cache_gb GiB host RAM in each API process and engine core (shm type: one shared ring)"),
+    (r"mm-tensor-ipc", H, "how multimodal tensors reach the engine: direct RPC copies vs shared memory"),
+    (r"tokenizer-pool-size|tokenizer-pool-type|tokenizer-pool-extra-config", H, "Ray tokenizer pool: tokenizer_pool_size processes, each with its own tokenizer in host RAM"),
+    (r"api-server-count", H, "each API server process holds a tokenizer and a multimodal processor cache (count x mm_processor_cache_gb)"),
+    (r"renderer-num-workers", H, "renderer worker threads, each with a tokenizer/processor copy in host RAM"),
+    (r"max-parallel-loading-workers", H, "concurrent shard loading: workers x shard size of host RAM during load"),
+    (r"safetensors-load-strategy|safetensors-prefetch-.*", H, "eager/prefetch loading reads shards into host RAM (bound: prefetch blocks x block size, or whole shards)"),
+    (r"enable-sleep-mode", U, "CuMemAllocator pools; sleep level 1 copies weights to host RAM (host = weight bytes)"),
+    # ---- graph capture / compilation ----
+    (r"compilation-config|cudagraph-capture-sizes|max-cudagraph-capture-size|max-seq-len-to-capture|max-seq_len-to-capture|max-context-len-to-capture|optimization-level|performance-mode", U, GRAPH),
+    # ---- KV cache shape and pool ----
+    (r"num-gpu-blocks-override|forced-num-gpu-blocks", U, "fixes the number of KV blocks: pool = blocks x block bytes, regardless of the budget"),
+    (r"kv-cache-dtype-skip-layers", U, "layers kept at model dtype KV: bytes/token above the fp8 rate for those layers"),
+    (r"kv-sharing-fast-prefill", U, "Gemma-3n style KV sharing with fast prefill: changes which layers compute KV during prefill (activation shapes)"),
+    (r"disable-sliding-window", U, "sliding-window layers keep full-length KV: bytes/token grow for those layers"),
+    (r"enable-prefix-caching", U, "attention-only models: same pool (cached blocks live in it); hybrid Mamba models: selects mamba_cache_mode 'align' with per-block states (NOTES.md#prefix-caching)"),
+    (r"mamba-cache-dtype|mamba-ssm-cache-dtype|mamba-block-size|mamba-cache-mode", U, "Mamba state bytes per request (dtype) and per block (mode/block size); the plan takes each release's default"),
+    (r"decode-context-parallel-size|prefill-context-parallel-size|dcp-kv-cache-interleave-size|cp-kv-cache-interleave-size|dcp-comm-backend", U, "context parallel: KV per token divided over CP ranks, extra all-gather buffers"),
+    (r"calculate-kv-scales", N, "computes per-layer k/v scale scalars once on the first forward pass"),
+    (r"prefix-caching-hash-algo", N, "hash function of block keys (host CPU time only)"),
+    (r"use-v2-block-manager", N, "V0 block-table bookkeeping on the host; pool size unchanged"),
+    # ---- batch shapes / scheduling ----
+    (r"max-num-partial-prefills|max-long-partial-prefills|long-prefill-token-threshold|scheduler-delay-factor|scheduling-policy|scheduler-reserve-full-isl|disable-chunked-mm-input|stream-interval|multi-step-stream-outputs", N, "scheduling order only; the token budget stays --max-num-batched-tokens and the pool is unchanged"),
+    (r"preemption-mode|preemption_mode", N, "swap vs recompute on preemption; swap space itself is --swap-space"),
+    (r"num-scheduler-steps", U, "V0 multi-step: num_lookahead_slots = steps-1 KV slots per sequence and per-step sampled-token buffers"),
+    (r"async-scheduling", U, "one extra step in flight: a second set of input/output buffers (pinned host + GPU), about max_num_seqs x (vocab logits not kept) - unverified"),
+    (r"max-paddings", U, "V0 (0.2.x): padding tokens added to a batch (activation shape)"),
+    (r"enable-dbo|ubatch-size|dbo-decode-token-threshold|dbo-prefill-token-threshold", U, "dual-batch overlap: micro-batches and all2all buffers per micro-batch"),
+    # ---- parallel / MoE ----
+    (r"all2all-backend", U, "all2all backend buffers: DeepEP/pplx/NIXL-EP allocate GiB-scale NVSHMEM/RDMA buffers per GPU"),
+    (r"enable-eplb|eplb-config", U, "EPLB: redundant experts add num_redundant_experts x expert bytes per rank; load statistics buffers"),
+    (r"enable-elastic-ep", U, "elastic EP: expert weights re-sharded at run time; standby buffers"),
+    (r"enable-ep-weight-filter", U, "skips reading non-local expert weights at load: host I/O and page cache; resident weights unchanged (unverified)"),
+    (r"expert-placement-strategy", N, "which experts land on which EP rank; experts per rank unchanged"),
+    (r"disable-custom-all-reduce", U, "custom all-reduce IPC buffers (8 MiB meta + registered graph buffers per GPU) are not allocated; only frees memory"),
+    (r"disable-nccl-for-dp-synchronization", N, "DP step synchronisation over Gloo/CPU instead of NCCL"),
+    (r"data-parallel-size-local|data-parallel-rank|data-parallel-start-rank|data-parallel-address|data-parallel-rpc-port|data-parallel-backend|data-parallel-hybrid-lb|data-parallel-external-lb|nnodes|node-rank|master-addr|master-port|distributed-executor-backend|distributed-timeout-seconds|worker-use-ray|engine-use-ray|headless|numa-bind.*|ray-workers-use-nsight", N, "process placement / networking; memory per GPU unchanged"),
+    # ---- model shape overrides ----
+    (r"hf-overrides|rope-scaling|rope-theta|hf-config-path", U, "overrides config.json fields the planner reads (layers, heads, rope scaling -> derived max length)"),
+    (r"override-attention-dtype|mm-encoder-attn-dtype|mm-encoder-fp8-.*", U, "attention/encoder compute dtype: activation and workspace bytes"),
+    (r"model-impl|convert|runner|task|pooler-config|override-pooler-config", U, "implementation / runner choice: the transformers backend and pooling runners profile differently (no sampler, some allocate no KV)"),
+    (r"load-format", U, "most formats leave resident weights unchanged; bitsandbytes/gguf change weight bytes, runai_streamer/tensorizer stage in host RAM"),
+    (r"model-loader-extra-config|pt-load-map-location", U, "loader-specific: e.g. pt map location 'cuda' stages checkpoints on GPU"),
+    (r"device", U, "platform (cpu, tpu, xpu, neuron ...): the planner models CUDA GPUs only"),
+    (r"override-neuron-config", N, "AWS Neuron backend only; no effect on CUDA GPUs"),
+    (r"worker-cls|worker-extension-cls|scheduler-cls|io-processor-plugin|logits-processors|logits-processor-pattern|additional-config|weight-transfer-config", U, "custom code or plugin config: its memory is its own"),
+    # ---- multimodal ----
+    (r"mm-processor-kwargs|media-io-kwargs|video-pruning-rate", U, "changes tokens per image/video (e.g. max_pixels): encoder cache budget and encoder profiling"),
+    (r"skip-mm-profiling", U, "encoder activations are not profiled: the KV budget takes memory the encoder will need"),
+    (r"mm-encoder-only", U, "loads only the encoder (no language model weights or KV)"),
+    (r"mm-encoder-attn-backend|image-input-type|image-token-id|image-input-shape|image-feature-size|image-processor|image-processor-revision|disable-image-processor", U, "VLM encoder settings (0.4-0.5 image profiling shape, encoder attention backend): encoder activations"),
+    (r"enable-mm-embeds|interleave-mm-strings", N, "accepts precomputed embeddings / prompt formatting; encoder budget unchanged"),
+    # ---- kernels, sampler, structured output ----
+    (r"attention-backend|attention-config|kernel-config|ir-op-priority|moe-backend|enable-flashinfer-autotune|gdn-prefill-backend|mamba-backend", U, KERNEL),
+    (r"enable-mamba-cache-stochastic-rounding|mamba-cache-philox-rounds", N, "numerics of the Mamba state write"),
+    (r"disable-cascade-attn", N, "cascade attention kernel for shared prefixes; KV layout unchanged"),
+    (r"guided-decoding-backend|structured-outputs-config", U, "structured output: GPU token bitmask max_num_seqs x ceil(vocab/32) x 4 B; compiled grammars in host RAM"),
+    (r"max-logprobs|logprobs-mode|disable-async-output-proc", U, "sampler buffers: top-k logprobs max_num_seqs x (max_logprobs+1) x 8 B; processed logprobs keep a vocab-sized copy"),
+    (r"enable-prompt-embeds", U, "inputs_embeds buffer max_num_batched_tokens x hidden x dtype on GPU"),
+    (r"enable-return-routed-experts", U, "routed-expert ids kept per token per MoE layer (GPU/host buffer)"),
+    (r"reasoning-config|reasoning-parser.*|enable-reasoning", N, "output parsing of reasoning text"),
+    (r"disable-frontend-multiprocessing", N, "runs the engine client in the API process; same allocations"),
+    # ---- none: identity, tokenizer, API, logging ----
+    (r"tokenizer|tokenizer-mode|tokenizer-revision|skip-tokenizer-init|revision|code-revision|download-dir|ignore-patterns|config-format|trust-remote-code|hf-token|seed|served-model-name|allowed-local-media-path|allowed-media-domains|use-tqdm-on-load|allow-deprecated-quantization|quantization-param-path|generation-config|override-generation-config|fingerprint-.*", N, "model identity, tokenizer choice or download location"),
+    (r"chat-template.*|response-role|tool-call-parser|tool-parser-plugin|tool-server|enable-auto-tool-choice|exclude-tools-when-tool-choice-none|trust-request-chat-template|default-chat-template-kwargs|return-tokens-as-token-ids|enable-prompt-tokens-details|enable-server-load-tracking|enable-force-include-usage|enable-tokenizer-info-endpoint|tokens-only|enable-request-id-headers|disable-fastapi-docs", N, "API surface / prompt formatting"),
+    (r"host|port|api-key|root-path|middleware|ssl-.*|enable-ssl-refresh|allowed-origins|allowed-methods|allowed-headers|allow-credentials|uvicorn-log-level|grpc|shutdown-timeout|fail-on-environ-validation", N, NET),
+    (r"config", U, "options read from a YAML file: the planner does not read the file"),
+    (r"disable-log-stats|disable-log-requests|enable-log-requests|max-log-len|log-config-file|log-error-stack|enable-log-outputs|enable-log-deltas|aggregate-engine-logging|show-hidden-metrics-for-version|otlp-traces-endpoint|collect-detailed-traces|kv-cache-metrics.*|cudagraph-metrics|enable-layerwise-nvtx-tracing|enable-mfu-metrics|enable-logging-iteration-details|profiler-config", N, LOG),
+]
+
+SGLANG = [
+    # ---- read by lib/engines/sglang.c (sglang_flags[]) ----
+    (r"model-path|model", M, "the model: its weights and KV shape"),
+    (r"quantization|dtype|kv-cache-dtype", M, "weight / KV bytes per element"),
+    (r"context-length", M, "KV length per request"),
+    (r"mem-fraction-static", M, "the memory budget (pool = fraction x total - weights - graphs)"),
+    (r"tp-size|tensor-parallel-size|pp-size|pipeline-parallel-size|dp-size|data-parallel-size|ep-size|expert-parallel-size|enable-ep-moe|enable-dp-attention", M, "sharding of weights and KV"),
+    (r"page-size|max-running-requests|chunked-prefill-size|max-total-tokens|cuda-graph-max-bs|disable-cuda-graph|disable-hybrid-swa-memory", M, "pool granularity, request slots, prefill chunk and graph capture"),
+    # ---- speculative ----
+    (r"speculative-.*|spec-.*|decoupled-spec-.*", U, SPEC),
+    # ---- LoRA ----
+    (r"enable-lora|max-loras-per-batch|max-lora-rank|lora-target-modules|lora-paths|lora-backend|max-loaded-loras|lora-eviction-policy|max-lora-chunk-size|lora-.*", U, "LoRA memory pool on GPU: max_loras_per_batch x rank x per-module in/out x dtype per layer (NOTES.md#sglang-lora)"),
+    # ---- host / hierarchical cache / offload ----
+    (r"enable-hierarchical-cache|hicache-ratio|hicache-size|hicache-host-memory-mode|hicache-mem-layout", H, "hierarchical cache host pool: hicache_size GiB per rank, or hicache_ratio x the GPU KV pool (default 2.0), pinned (NOTES.md#hicache)"),
+    (r"hicache-.*|enable-flexkv|enable-lmcache|kv-events-config", U, "hierarchical cache tiers / storage backends: host staging buffers, connector-specific"),
+    (r"cpu-offload-gb|offload-.*", U, "weights moved to host: GPU weights shrink, pinned host RAM grows by the offloaded bytes"),
+    (r"enable-memory-saver|enable-weights-cpu-backup|enable-draft-weights-cpu-backup", U, "torch_memory_saver pools; CPU backups keep a host copy of the weights (host = weight bytes)"),
+    # ---- graph capture ----
+    (r"cuda-graph-bs|cuda-graph-.*|disable-cuda-graph-padding|enable-torch-compile|torch-compile-max-bs|max-torch-compile-bs|piecewise-cuda-graph-.*|disable-piecewise-cuda-graph|enable-piecewise-cuda-graph|enable-profile-cuda-graph|disable-prefill-cuda-graph|enable-cudagraph-gc", U, GRAPH),
+    # ---- pools / batch shapes ----
+    (r"max-prefill-tokens|max-micro-batch-size|max-num-reqs|num-reserved-decode-tokens|schedule-conservativeness|num-continuous-decode-steps", U, "request/token pool shapes and reservations: req_to_token pool is max_running_requests x context_length x 4 B; reservations change admission"),
+    (r"swa-full-tokens-ratio|hybrid-kvcache-ratio|max-mamba-cache-size|mamba-.*|linear-attn-.*", U, "split of the pool between full and SWA/Mamba layers: tokens per group change (the plan takes the default)"),
+    (r"disable-radix-cache|radix-eviction-policy|disable-chunked-prefix-cache|enable-mixed-chunk|schedule-policy|stream-interval|stream-output|max-queued-requests|enable-priority-scheduling|schedule-low-priority-values-first|enable-dynamic-chunking|prefill-only-one-req", N, "scheduling / cache policy only; the pool is sized before scheduling"),
+    (r"disable-overlap-schedule|enable-overlap-schedule|disable-overlap-cg-plan", U, "overlap scheduler keeps a second batch's buffers in flight (future token map)"),
+    (r"enable-two-batch-overlap|tbo-.*|enable-single-batch-overlap", U, "two-batch overlap: micro-batch activation and all2all buffers"),
+    # ---- MoE / parallel ----
+    (r"enable-deepep-moe|deepep-.*|moe-a2a-backend|ep-num-redundant-experts|enable-eplb|eplb-.*|ep-dispatch-algorithm|init-expert-location|expert-distribution-recorder-.*|moe-dense-tp-size|enable-dp-lm-head|n-share-experts-fusion|disable-shared-experts-fusion|enable-flashinfer-.*moe|enable-triton-kernel-moe|moe-runner-backend|enable-mscclpp|enable-nccl-nvls|enable-symm-mem|enable-flashinfer-allreduce-fusion|disable-custom-all-reduce", U, "MoE / communication buffers: DeepEP NVSHMEM buffers, redundant experts (count x expert bytes), symmetric-memory pools"),
+    (r"dist-init-addr|nccl-init-addr|nccl-port|nnodes|node-rank|dist-timeout|base-gpu-id|gpu-id-step|additional-ports|host|port|api-key|disaggregation-bootstrap-port|disaggregation-ib-device|pdlb-url|load-balance-method|watchdog-timeout|soft-watchdog-timeout|ssl-.*", N, NET),
+    (r"disaggregation-.*", U, "prefill/decode disaggregation: KV transfer buffers and (decode) pre-allocated receive slots"),
+    # ---- kernels / backends ----
+    (r"attention-backend|prefill-attention-backend|decode-attention-backend|mm-attention-backend|sampling-backend|grammar-backend|triton-attention-.*|disable-flashinfer|disable-flashinfer-sampling|enable-flashinfer-mla|enable-flashmla|flashinfer-mla-disable-ragged|disable-mla|enable-mla|nsa-.*|dsa-.*|enable-double-sparsity|ds-.*", U, KERNEL),
+    # ---- model shape / loading ----
+    (r"json-model-override-args|model-impl|impl|is-embedding|enable-multimodal|enable-llama4-multimodal|language-model-only", U, "changes the model that is built (config overrides, multimodal tower on/off, embedding model without KV)"),
+    (r"load-format|model-loader-extra-config|custom-weight-loader|weight-loader-disable-mmap|efficient-weight-load|delete-ckpt-after-loading|torchao-config", U, "loader / online quantization: resident weight bytes or host staging differ by format"),
+    (r"device", U, "platform (cpu, npu, xpu, hpu): the planner models CUDA GPUs only"),
+    (r"enable-return-hidden-states|return-hidden-states", U, "hidden states copied out per token (GPU/host buffer of hidden x dtype per token)"),
+    (r"enable-custom-logit-processor|preferred-sampling-params|disable-penalizer", U, "sampler: penalizer buffers max_running_requests x vocab x 4 B; custom processors run their own code"),
+    # ---- none ----
+    (r"tokenizer-path|tokenizer-mode|tokenizer-backend|skip-tokenizer-init|revision|download-dir|trust-remote-code|random-seed|served-model-name|chat-template|completion-template|tool-call-parser|reasoning-parser|constrained-json-whitespace-pattern|quantization-param-path|return-token-ids|allow-auto-truncate|file-storage-pth|file-storage-path|disable-regex-jump-forward|disable-jump-forward|disable-disk-cache|disable-outlines-disk-cache|disable-fast-image-processor|enable-tokenizer-batch-encode|skip-server-warmup|warmups|sleep-on-idle|disable-nan-detection|enable-nan-detection|enable-p2p-check|enable-cache-report|crash-dump-folder|debug-tensor-dump-.*|enable-pdmux|sm-group-num", N, "model identity, tokenizer, API surface or debugging switch"),
+    (r"log-.*|log-level.*|enable-metrics.*|bucket-.*|collect-tokens-histogram|decode-log-interval|show-time-cost|enable-request-time-stats-logging|enable-expert-distribution-metrics|enable-forward-pass-metrics|trace-.*|enable-trace|otlp-.*|tokenizer-metrics-.*|gc-warning-threshold-secs|kv-events-.*", N, LOG),
+]
+
+RULES = {"vllm": [(re.compile(p), c, r) for p, c, r in VLLM],
+         "sglang": [(re.compile(p), c, r) for p, c, r in SGLANG]}
+
+# A fallback for SGLang flags no rule names: networking/logging words are
+# `none`; anything else is `unmodelled` with "not classified" as its reason
+# (FITS must not rest on a guess).
+FALLBACK = [
+    (re.compile(r".*(port|url|addr|host|timeout|ssl|http|grpc|api-key|endpoint|uvicorn|sidecar|bootstrap).*"), N, NET),
+    (re.compile(r".*(log|metric|trace|histogram|bucket|profil|dump|debug|report).*"), N, LOG),
+]
+
+
+def classify(engine, names, arity):
+    first = names[0].lstrip("-")
+    for pat, cls, reason in RULES[engine]:
+        if pat.fullmatch(first):
+            return cls, reason
+    for pat, cls, reason in FALLBACK:
+        if pat.fullmatch(first):
+            return cls, reason + " (by name; not read in the source)"
+    if engine == "sglang":
+        return U, "not classified from the source yet: memory effect unverified"
+    return None, None
+
+
+def source_tag(engine, release, commit):
+    if engine == "vllm" and not release.endswith("~") and \
+            not release.startswith("main"):
+        return "v" + release
+    if engine == "sglang" and not release.endswith("~") and \
+            not release.startswith("main"):
+        return f"{commit[:10]}(v{release})"
+    return commit[:10]
+
+
+# Spellings the parser class itself accepts (not add_argument names).
+# vLLM FlexibleArgumentParser: "-O3" means "-O 3" (vllm/utils.py, v0.7.0+
+# where --compilation-config|-O exists); from v0.11.1 -O<n> sets
+# --optimization-level ... these are checked per tag in README.md.
+EXTRA_SPELLINGS = {
+    "vllm": {
+        "--compilation-config": [("-O<level>", "0.7.0")],
+    },
+}
+
+ENV = {
+    "vllm": {},
+    "sglang": {},
+}
+
+NOTES = {
+    "vllm": {
+        "--mm-encoder-tp-mode": "renamed from --enable-multimodal-encoder-data-parallel (PR #23190)",
+        "--enable-multimodal-encoder-data-parallel": "renamed to --mm-encoder-tp-mode data (PR #23190)",
+        "--max-seq-len-to-capture": "replaced --max-context-len-to-capture",
+        "--kv-cache-memory-bytes": "PR #21489",
+        "--max-model-len": "accepts 'auto' and -1 from PR #29431 (human_readable_int_or_auto)",
+    },
+}
+
+# ---- environment variables that change memory -------------------------------
+
+VLLM_ENVS = [
+    ("VLLM_USE_V1", M, "selects the V1 engine (memory accounting differs, engines.md 1.1)"),
+    ("VLLM_CPU_KVCACHE_SPACE", H, "CPU backend KV cache size in GiB (host RAM); CUDA GPUs unaffected"),
+    ("VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE", U, "keeps the hybrid KV manager on for chunked-local attention models (Llama 4): per-group pools instead of full-length KV"),
+    ("VLLM_ATTENTION_BACKEND", U, KERNEL),
+    ("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", U, "subtracts the CUDA-graph estimate from the KV budget (default on since v0.21)"),
+    ("VLLM_ALLOW_LONG_MAX_MODEL_LEN", U, "lets --max-model-len exceed the model's derived maximum"),
+    ("VLLM_ENABLE_V1_MULTIPROCESSING", N, "engine core in its own process; same GPU allocations"),
+    ("VLLM_FUSED_MOE_CHUNK_SIZE", U, "fused-MoE intermediate buffers scale with the chunk size (tokens x topk x intermediate)"),
+    ("VLLM_MM_INPUT_CACHE_GIB", H, "multimodal input cache on the host, GiB (older name of --mm-processor-cache-gb)"),
+    ("VLLM_CPU_OMP_THREADS_BIND", N, "CPU thread affinity"),
+    ("VLLM_USE_DEEP_GEMM", U, KERNEL),
+    ("VLLM_USE_FLASHINFER_SAMPLER", U, "FlashInfer sampler: avoids the sort-based top-p/top-k buffers"),
+    ("VLLM_SLEEP_WHEN_IDLE", N, "CPU polling only"),
+    ("VLLM_KV_CACHE_LAYOUT", U, "KV memory layout (NHD/HND): same bytes, backend constraints"),
+    ("VLLM_ENABLE_CUDAGRAPH_GC", N, "garbage collection during capture (time only)"),
+    ("VLLM_RPC_TIMEOUT", N, NET),
+]
+
+SGLANG_ENVS = [
+    ("SGLANG_ENABLE_TORCH_COMPILE", U, GRAPH),
+    ("SGLANG_CUDA_GRAPH_MEMORY_MARGIN", U, "reserve kept aside for CUDA graphs"),
+    ("SGLANG_MEMORY_SAVER_CUDA_GRAPH", U, "CUDA graphs allocated inside torch_memory_saver pools"),
+    ("SGLANG_HICACHE_HOST_MEMORY_RESERVE_BYTES", H, "host memory kept free when sizing the hierarchical cache pool"),
+    ("SGLANG_SET_CPU_AFFINITY", N, "CPU affinity"),
+    ("SGLANG_DISABLE_OUTLINES_DISK_CACHE", N, "disk cache of compiled grammars"),
+    ("SGLANG_MOE_PADDING", U, "pads MoE weights (weight bytes grow slightly)"),
+    ("SGLANG_INT4_WEIGHT", U, "int4 weight path: weight bytes"),
+    ("SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION", U, "caps the new-token estimate used for admission (how many requests fit the pool)"),
+]
+
+
+def env_rows(engine, order):
+    """Rows for the memory environment variables found in the sources.
+    env_presence[var] = (since, until, path) is filled by build_env.py."""
+    import json
+    import os
+    path = os.path.join(os.path.dirname(__file__), f".env-{engine}.json")
+    if not os.path.exists(path):
+        return []
+    seen = json.load(open(path))
+    rows = []
+    table = VLLM_ENVS if engine == "vllm" else SGLANG_ENVS
+    for var, cls, reason in table:
+        if var not in seen:
+            continue
+        since, until, src, default = seen[var]
+        rows.append(["-", var, "value", since,
+                     "-" if until == order[-1] else until, cls,
+                     default or "-", reason, src, "env", "-",
+                     "environment variable"])
+    return rows

@@ -59,6 +59,12 @@ VLLM = [
     (r"enable-sleep-mode", U, "CuMemAllocator pools; sleep level 1 copies weights to host RAM (host = weight bytes)"),
     # ---- graph capture / compilation ----
     (r"cuda-graph-sizes", U, GRAPH),
+    (r"spec-method|spec-model|spec-tokens", U, SPEC),
+    (r"enable-cumem-allocator", U, "allocations through the CuMem allocator pool (sleep mode): pool granularity differs"),
+    (r"enable-mixed-moe-lora-format", U, LORA),
+    (r"quantization-config|linear-backend", U, "quantization / linear kernel choice: weight bytes and workspaces follow the config"),
+    (r"use-fp64-gumbel", U, "sampler in fp64: gumbel noise buffer max_num_seqs x vocab x 8 B"),
+    (r"enable-offline-docs", N, NET),
     (r"num-redundant-experts|eplb-window-size|eplb-step-interval|eplb-log-balancedness", U, "EPLB: redundant experts add num_redundant_experts x expert bytes per rank; window/step only change statistics buffers"),
     (r"guided-decoding-disable-.*|expand-tools-even-if-tool-choice-none", N, "grammar options / API surface; bitmask size unchanged"),
     (r"uds|h11-.*", N, NET),

@@ -287,14 +287,10 @@ SGLANG_ENVS = [
 ]
 
 
-def env_rows(engine, order):
-    """Rows for the memory environment variables found in the sources.
-    env_presence[var] = (since, until, path) is filled by build_env.py."""
+def env_rows(engine, order, path):
+    """Rows for the memory environment variables that envscan.py found:
+    path is its JSON, {var: [since, until, source, default]}."""
     import json
-    import os
-    path = os.path.join(os.path.dirname(__file__), f".env-{engine}.json")
-    if not os.path.exists(path):
-        return []
     seen = json.load(open(path))
     rows = []
     table = VLLM_ENVS if engine == "vllm" else SGLANG_ENVS

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Turn extract.py's JSON lines into the flag table of one engine.
 
-    build.py vllm   RELEASES_TSV vllm.jsonl...   > vllm.tsv
-    build.py sglang RELEASES_TSV sglang.jsonl... > sglang.tsv
+    build.py vllm   RELEASES_TSV ENV_JSON vllm.jsonl...   > vllm.tsv
+    build.py sglang RELEASES_TSV ENV_JSON sglang.jsonl... > sglang.tsv
+
+ENV_JSON is envscan.py's output (data/flags/env-<engine>.json): the
+releases that read each memory environment variable.
 
 One row per flag and period: consecutive releases whose parser gives the
 flag the same spellings, arity and default share a row.  The memory class
@@ -75,10 +78,11 @@ def key_of(rec):
 
 
 def main():
-    engine, rel_file, *inputs = sys.argv[1:]
+    engine, rel_file, env_file, *inputs = sys.argv[1:]
     order = [l.split("\t")[0] for l in open(rel_file) if l.strip()]
     commits = dict(l.rstrip("\n").split("\t")[:2] for l in open(rel_file)
                    if l.strip())
+    order = [r for r in order if not r.startswith("#")]
     per = {}  # key -> release -> record
     for path in inputs:
         for line in open(path):
@@ -141,7 +145,7 @@ def main():
             bnd,
             clean(note, 300),
         ]))
-    for row in classes.env_rows(engine, order):
+    for row in classes.env_rows(engine, order, env_file):
         out.append("\t".join(row))
     sys.stdout.write("\n".join(out) + "\n")
     if unclassified:

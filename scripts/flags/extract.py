@@ -3,12 +3,14 @@
 their own parser sources (static reading with `ast`; nothing is imported or
 run), and write one JSON line per (release, flag) to stdout.
 
-    extract.py vllm   GIT_DIR RELEASES_TSV > vllm.jsonl
-    extract.py sglang GIT_DIR RELEASES_TSV > sglang.jsonl
+    extract.py vllm   GIT_DIR[,GIT_DIR...] RELEASES_TSV > vllm.jsonl
+    extract.py sglang GIT_DIR[,GIT_DIR...] RELEASES_TSV > sglang.jsonl
 
-RELEASES_TSV: "release<TAB>commit" lines, oldest first.  data/flags/README.md
-says which git snapshots and commits were read.  build.py turns the JSON
-lines into the flag tables.
+RELEASES_TSV: "release<TAB>commit" lines, oldest first
+(data/flags/vllm-releases.tsv, data/flags/sglang-releases.tsv); each commit
+is read from the first GIT_DIR that has it.  data/flags/README.md says which
+git snapshots were read.  build.py turns the JSON lines into the flag
+tables.
 
 What is emulated, from the sources:
  - parser.add_argument("--x", "-y", type=..., default=..., choices=...,
@@ -667,20 +669,30 @@ def sglang_release(commit):
     return flags
 
 
+def has_commit(git_dir, commit):
+    r = subprocess.run(["git", "-C", git_dir, "cat-file", "-e",
+                        commit + "^{commit}"], capture_output=True)
+    return r.returncode == 0
+
+
 def main():
     global GIT
-    engine, GIT, releases = sys.argv[1:4]
+    engine, dirs, releases = sys.argv[1:4]
+    dirs = dirs.split(",")
     fn = vllm_release if engine == "vllm" else sglang_release
     for line in open(releases):
         if not line.strip() or line.startswith("#"):
             continue
         rel, commit = line.split()[:2]
+        GIT = next((d for d in dirs if has_commit(d, commit)), None)
+        if GIT is None:
+            sys.exit(f"extract.py: no GIT_DIR has {commit} ({rel})")
         for f in fn(commit):
             f["release"] = rel
             f["commit"] = commit
             if isinstance(f.get("choices"), list):
                 f["choices"] = [str(c) for c in f["choices"]]
-            print(json.dumps(f, default=str))
+            print(json.dumps(f, default=str), flush=True)
 
 
 if __name__ == "__main__":

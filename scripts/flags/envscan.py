@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Which releases read each memory environment variable, and its default.
 
-    envscan.py vllm   RELEASES_TSV GIT_DIR[,GIT_DIR...] > .env-vllm.json
-    envscan.py sglang RELEASES_TSV GIT_DIR[,GIT_DIR...] > .env-sglang.json
+    envscan.py vllm   RELEASES_TSV GIT_DIR[,GIT_DIR...] > env-vllm.json
+    envscan.py sglang RELEASES_TSV GIT_DIR[,GIT_DIR...] > env-sglang.json
 
 vLLM: the keys of environment_variables in vllm/envs.py.  SGLang: the
 names in python/sglang/srt/environ.py (newer) or any os.environ/get_bool_env

@@ -8,11 +8,12 @@ ENV_JSON is envscan.py's output (data/flags/env-<engine>.json): the
 releases that read each memory environment variable.
 
 One row per flag and period: consecutive releases whose parser gives the
-flag the same spellings, arity and default share a row.  The memory class
+flag the same spellings, arity, default, choices and type share a row.  The memory class
 and reason come from classes.py (written by hand, from the engines'
 sources; README.md and NOTES.md say how).
 """
 import json
+import re
 import sys
 
 import classes
@@ -28,22 +29,30 @@ def clean(text, n=120):
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-def dotted_since(engine, rel, order):
+def dotted(engine, rel, order, name):
     # vLLM's FlexibleArgumentParser turns --x.key=v into --x '{"key": v}'
-    # from v0.9.0 (vllm/utils.py, create_nested_dict).
-    return engine == "vllm" and order.index(rel) >= order.index("0.9.0")
+    # from v0.9.0 (vllm/utils.py:1452@v0.9.0, create_nested_dict), and
+    # single-dash names (-cc.key=v) too from v0.9.2
+    # (vllm/utils/__init__.py:1556@v0.9.2).
+    if engine != "vllm":
+        return False
+    first = "0.9.0" if name.startswith("--") else "0.9.2"
+    return order.index(rel) >= order.index(first)
 
 
 def spellings(engine, rec, order):
     names = list(rec["names"])
     if rec["arity"] == "optional-bool":
         names += ["--no-" + n[2:] for n in rec["names"] if n.startswith("--")]
-    if rec["arity"] == "json" and dotted_since(engine, rec["release"], order):
-        names += [n + ".*" for n in rec["names"] if n.startswith("--")]
-    for extra in classes.EXTRA_SPELLINGS.get(engine, {}).get(
+    if rec["arity"] == "json":
+        names += [n + ".*" for n in rec["names"]
+                  if n.startswith("-") and dotted(engine, rec["release"], order, n)
+                  and not (n == "-O")]  # -O.<key> is in EXTRA_SPELLINGS
+    at = order.index(rec["release"])
+    for spell, since, until in classes.EXTRA_SPELLINGS.get(engine, {}).get(
             rec["names"][0], []):
-        spell, since = extra
-        if order.index(rec["release"]) >= order.index(since):
+        if order.index(since) <= at and (until is None or
+                                         at <= order.index(until)):
             names.append(spell)
     return names
 
@@ -62,6 +71,8 @@ def bounds(rec):
         parts.append("choices=" + str(ch))
     if rec["arity"] == "optional-value":
         parts.append("nargs=? (value optional)")
+    elif rec.get("nargs") not in (None, "", "?"):
+        parts.append("nargs=" + rec["nargs"])
     return clean("; ".join(parts), 400) if parts else "-"
 
 
@@ -70,6 +81,25 @@ def type_text(rec):
     if rec.get("cls"):
         t += f" ({rec['cls']})"
     return clean(t, 100)
+
+
+def value_form(rec):
+    """The argparse type as far as it changes what values parse: None-able
+    wrappers (nullable_str, optional_type(x)) and the config class a
+    get_kwargs flag comes from are left out, so only real changes (int ->
+    human_readable_int -> human_readable_int_or_auto, str -> list ...) start
+    a new period."""
+    t = rec.get("type") or "str"
+    if rec["arity"] in ("bare", "optional-bool"):
+        return "bool"  # the arity column says which flag form
+    if rec.get("choices"):
+        return "choices"  # the bounds column lists them
+    if t == "list" or rec.get("nargs") not in (None, "", "?"):
+        return "list"  # a list of values; nargs (bounds) says how many
+    m = re.fullmatch(r"optional_type\((.*)\)", t)
+    if m:
+        t = m.group(1)
+    return {"nullable_str": "str"}.get(t, t)
 
 
 def key_of(rec):
@@ -105,7 +135,7 @@ def main():
                     period = None
                 continue
             sig = (tuple(spellings(engine, r, order)), arity(r),
-                   clean(r.get("default")), bounds(r))
+                   clean(r.get("default")), bounds(r), value_form(r))
             if period and period["sig"] == sig:
                 period["until"] = rel
                 continue
@@ -120,7 +150,7 @@ def main():
     for p in sorted(rows, key=lambda p: (order.index(p["since"]),
                                          key_of(p["rec"]))):
         r = p["rec"]
-        names, ar, default, bnd = p["sig"]
+        names, ar, default, bnd, _ = p["sig"]
         mem, reason = classes.classify(engine, r["names"], ar)
         if mem is None:
             unclassified.add(r["names"][0])

@@ -125,6 +125,23 @@ VLLM = [
     (r"tokenizer|tokenizer-mode|tokenizer-revision|skip-tokenizer-init|revision|code-revision|download-dir|ignore-patterns|config-format|trust-remote-code|hf-token|seed|served-model-name|allowed-local-media-path|allowed-media-domains|use-tqdm-on-load|allow-deprecated-quantization|quantization-param-path|generation-config|override-generation-config|fingerprint-.*", N, "model identity, tokenizer choice or download location"),
     (r"chat-template.*|response-role|tool-call-parser|tool-parser-plugin|tool-server|enable-auto-tool-choice|exclude-tools-when-tool-choice-none|trust-request-chat-template|default-chat-template-kwargs|return-tokens-as-token-ids|enable-prompt-tokens-details|enable-server-load-tracking|enable-force-include-usage|enable-tokenizer-info-endpoint|tokens-only|enable-request-id-headers|disable-fastapi-docs", N, "API surface / prompt formatting"),
     (r"host|port|api-key|root-path|middleware|ssl-.*|enable-ssl-refresh|allowed-origins|allowed-methods|allowed-headers|allow-credentials|uvicorn-log-level|grpc|shutdown-timeout|fail-on-environ-validation", N, NET),
+    # vLLM main after 0.22 (EmbeddedLLM/vllm 5ac2684976 unless named)
+    (r"device-ids", N, "which physical GPUs the workers use (instead of CUDA_VISIBLE_DEVICES); memory per GPU unchanged"),
+    (r"mm-ipc-gpu-memory-gb", U, "carves exactly mm_ipc_gpu_memory_gb GiB out of the engine's KV-cache memory for GPU multimodal work in the API-server process (vllm/config/multimodal.py:253@5ac2684976)"),
+    (r"mm-processor-device", U, "the HF fast (torchvision) processor runs on the GPU in the API-server process: its own CUDA context and per-request tensors on the engine's GPU, gated by --mm-ipc-gpu-memory-gb when set (vllm/engine/arg_utils.py:1360@5ac2684976)"),
+    (r"mm-device-do-normalize", H, "default True: the processor ships uint8 pixels and the GPU normalises them before the vision tower; False normalises in the processor and ships float pixels (host RAM and IPC per request in flight grow by the float size over 1 B per value) (vllm/config/multimodal.py:147@5ac2684976)"),
+    (r"mm-hasher-algorithm|prefix-match-unit", N, "hash function / granularity of cache keys (host CPU time and a small key table only)"),
+    (r"video-pruning-method", U, "which video tokens are pruned when --video-pruning-rate > 0: encoder output tokens per video and the encoder budget"),
+    (r"jit-monitor-mode|jit-monitor-verbose|enable-per-request-metrics", N, LOG),
+    (r"watermark", N, "admission keeps watermark x the block pool free; the pool is sized the same, fewer requests run at once (vllm/config/scheduler.py:136@5ac2684976)"),
+    (r"prefill-schedule-interval|max-num-scheduled-tokens", N, "scheduling only: buffers and the profile run stay sized by --max-num-batched-tokens (vllm/v1/core/sched/scheduler.py:111@5ac2684976)"),
+    (r"diffusion-config", U, "diffusion LLM (dLLM) decoding: per-request block buffers of its own config (not read)"),
+    (r"model-class-overrides", U, "custom code or plugin config: its memory is its own"),
+    (r"mamba-ssu-algorithm|enable-bf16x3-router-gemm|kda-prefill-backend", U, KERNEL),
+    (r"enable-fault-tolerance|fault-tolerance-config", N, "error recovery of data-parallel engine cores (timeouts, scale-down); nothing allocated at start-up"),
+    (r"use-replayssm|replayssm-buffer-len", U, "ReplaySSM Mamba2 decode: a ring buffer of replayssm_buffer_len (default 16) recent SSM inputs per request slot on top of the state (vllm/config/cache.py:143-153@5ac2684976)"),
+    (r"enable-moe-shared-loras", U, LORA),
+    (r"cohere-is-reasoning-model|cohere-format", N, "API surface / prompt formatting"),
     (r"config", U, "options read from a YAML file: the planner does not read the file"),
     (r"disable-log-stats|disable-log-requests|enable-log-requests|max-log-len|log-config-file|log-error-stack|enable-log-outputs|enable-log-deltas|aggregate-engine-logging|show-hidden-metrics-for-version|otlp-traces-endpoint|collect-detailed-traces|kv-cache-metrics.*|cudagraph-metrics|enable-layerwise-nvtx-tracing|enable-mfu-metrics|enable-logging-iteration-details|profiler-config", N, LOG),
 ]
@@ -228,13 +245,29 @@ def source_tag(engine, release, commit):
     return commit[:10]
 
 
-# Spellings the parser class itself accepts (not add_argument names).
-# vLLM FlexibleArgumentParser: "-O3" means "-O 3" (vllm/utils.py, v0.7.0+
-# where --compilation-config|-O exists); from v0.11.1 -O<n> sets
-# --optimization-level ... these are checked per tag in README.md.
+# Spellings the parser accepts beyond the add_argument names, as
+# (spelling, first release, last release or None), read in vLLM's
+# FlexibleArgumentParser.parse_args (vllm/utils.py, vllm/utils/__init__.py,
+# vllm/utils/argparse_utils.py at each tag):
+#  - 0.6.5-0.9.1: "-O" is a short name of --compilation-config, so argparse
+#    itself takes "-O3" / "-O=3" / "-O 3"; CompilationConfig.from_cli maps
+#    "0".."3" to the level (vllm/config.py:2705@v0.6.5). The "-O<digit>"
+#    branch added at v0.7.0 tests len(arg) == 2 and never fires
+#    (vllm/utils.py:1201@v0.7.0).
+#  - 0.9.2-0.11.2: "-O<x>" / "-O=<x>" become "-O.level=<x>" ("-O.mode" from
+#    0.11.1) and "-O <0-3>" becomes "-O.level <n>"; "-O.<key>=<v>" sets one
+#    key (vllm/utils/__init__.py:1504-1514@v0.9.2,
+#    vllm/utils/argparse_utils.py:255-267@v0.11.1).
+#  - 0.12.0: "-O<x>", "-O=<x>", "-O <0-3>" become --optimization-level;
+#    "-O.<key>" warns and becomes "-cc.<key>" (argparse_utils.py:247-270@v0.12.0).
+#  - 0.13.0 on: the same, but "-O.<key>" is no longer special: it becomes
+#    "--optimization-level .<key>...", which the parser rejects
+#    (argparse_utils.py:247-258@v0.13.0).
 EXTRA_SPELLINGS = {
     "vllm": {
-        "--compilation-config": [("-O<level>", "0.7.0")],
+        "--compilation-config": [("-O<level>", "0.6.5", "0.11.2"),
+                                 ("-O.<key>", "0.9.2", "0.12.0")],
+        "--optimization-level": [("-O<level>", "0.12.0", None)],
     },
 }
 
@@ -249,7 +282,9 @@ NOTES = {
         "--enable-multimodal-encoder-data-parallel": "renamed to --mm-encoder-tp-mode data (PR #23190)",
         "--max-seq-len-to-capture": "replaced --max-context-len-to-capture",
         "--kv-cache-memory-bytes": "PR #21489",
-        "--max-model-len": "accepts 'auto' and -1 from PR #29431 (human_readable_int_or_auto)",
+        "--max-model-len": "value forms: int (0.2.0-0.8.3); human_readable_int 1k=1000, 1K=1024, 25.6k (0.8.4+); 'auto' and -1 = auto-fit (human_readable_int_or_auto, 0.14.0+, PR #29431); -1 before 0.13 is not auto-fit and 0.13.0 rejects it (NOTES.md#max-model-len)",
+        "--optimization-level": "-O3, -O=3 and -O 3 (0-3) are this flag from 0.12.0 (FlexibleArgumentParser)",
+        "--compilation-config": "-O<level> (-O3, -O=3, -O 3) = compilation level 0.6.5-0.11.2 (mode from 0.11.1); -O.<key>=<v> sets one key 0.9.2-0.11.2, deprecated alias of -cc.<key> in 0.12.0, rejected from 0.13.0",
     },
 }
 
@@ -260,7 +295,7 @@ VLLM_ENVS = [
     ("VLLM_CPU_KVCACHE_SPACE", H, "CPU backend KV cache size in GiB (host RAM); CUDA GPUs unaffected"),
     ("VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE", U, "keeps the hybrid KV manager on for chunked-local attention models (Llama 4): per-group pools instead of full-length KV"),
     ("VLLM_ATTENTION_BACKEND", U, KERNEL),
-    ("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", U, "subtracts the CUDA-graph estimate from the KV budget (default on since v0.21)"),
+    ("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", U, "when on, the profiler subtracts its CUDA-graph estimate from the KV budget; default off in 0.18.0-0.19.1, on from 0.20.0 (vllm/envs.py:1724@v0.20.0)"),
     ("VLLM_ALLOW_LONG_MAX_MODEL_LEN", U, "lets --max-model-len exceed the model's derived maximum"),
     ("VLLM_ENABLE_V1_MULTIPROCESSING", N, "engine core in its own process; same GPU allocations"),
     ("VLLM_FUSED_MOE_CHUNK_SIZE", U, "fused-MoE intermediate buffers scale with the chunk size (tokens x topk x intermediate)"),

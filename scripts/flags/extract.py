@@ -44,14 +44,28 @@ def show(commit, path):
     return r.stdout if r.returncode == 0 else None
 
 
+CLASS_INDEX = {}
+
+
 def grep_class(commit, name, under):
-    out = git("grep", "-n", "-E", rf"^class {name}\b", commit, "--", under)
-    files = []
-    for line in out.splitlines():
-        parts = line.split(":")
-        if len(parts) >= 3:
-            files.append(parts[1])
-    return files
+    """Files under `under` that define `class name` at top level (one git
+    grep per commit and folder, indexed by class name)."""
+    key = (GIT, commit, under)
+    if key not in CLASS_INDEX:
+        index = {}
+        out = git("grep", "-n", "-E", r"^class \w+", commit, "--", under)
+        for line in out.splitlines():
+            parts = line.split(":", 3)
+            if len(parts) < 4:
+                continue
+            m = re.match(r"class (\w+)", parts[3])
+            if m:
+                files = index.setdefault(m.group(1), [])
+                if parts[1] not in files:
+                    files.append(parts[1])
+        CLASS_INDEX.clear()
+        CLASS_INDEX[key] = index
+    return CLASS_INDEX[key].get(name, [])
 
 
 def unparse(node):
@@ -247,6 +261,8 @@ def top_members(node):
         if h == "Annotated":
             sl = node.slice
             return top_members(sl.elts[0] if isinstance(sl, ast.Tuple) else sl)
+        if h == "SkipValidation":  # pydantic: Annotated[T, SkipValidation()]
+            return top_members(node.slice)
     return [node]
 
 
@@ -388,14 +404,57 @@ def star_kwargs(call):
     return [k.value for k in call.keywords if k.arg is None]
 
 
+def int_type_overrides(src):
+    """{field: type expression} for the int fields whose argparse type
+    vLLM's get_kwargs/_compute_kwargs replaces by name (human_readable_int
+    from v0.9.0, human_readable_int_or_auto for max_model_len from v0.14.0):
+    every `if name == "x"` / `if name in {...}` whose body assigns
+    kwargs[name]["type"]."""
+    if hasattr(src, "int_overrides"):
+        return src.int_overrides
+    out = {}
+    m = src.mod("vllm/engine/arg_utils.py")
+    fns = [n for n in ast.walk(m.tree) if isinstance(n, ast.FunctionDef) and
+           n.name in ("get_kwargs", "_compute_kwargs")] if m else []
+    for fn in fns:
+        local = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                    isinstance(n.targets[0], ast.Name):
+                local[n.targets[0].id] = n.value
+        for n in ast.walk(fn):
+            if not (isinstance(n, ast.If) and isinstance(n.test, ast.Compare)
+                    and unparse(n.test.left) == "name"
+                    and len(n.test.comparators) == 1):
+                continue
+            c = n.test.comparators[0]
+            if isinstance(c, ast.Name):
+                c = local.get(c.id, c)
+            if isinstance(c, ast.Constant):
+                names = [c.value]
+            elif isinstance(c, (ast.Set, ast.Tuple, ast.List)):
+                names = [e.value for e in c.elts if isinstance(e, ast.Constant)]
+            else:
+                continue
+            for st in n.body:
+                if isinstance(st, ast.Assign) and \
+                        unparse(st.targets[0]) == "kwargs[name]['type']":
+                    for nm in names:
+                        out.setdefault(nm, unparse(st.value))
+    src.int_overrides = out
+    return out
+
+
 def emulate_get_kwargs(src, cls_name, field, mods, bool_action="optional-bool"):
     for f, ann, default, fm in class_fields(src, cls_name):
         if f == field:
             arity, typ, choices = classify_type(ann, src, [fm] + mods,
                                                 bool_action)
+            if typ == "int":
+                typ = int_type_overrides(src).get(field, typ)
             return {"arity": arity, "type": typ, "choices": choices,
                     "default": default, "from": f"{cls_name}.{field}",
-                    "path": fm.path}
+                    "path": fm.path, "nargs": "+" if typ == "list" else None}
     return None
 
 
@@ -478,7 +537,8 @@ def flags_from_module(src, path, engine, extra_mods=()):
                                 names=["--" + f.replace("_", "-")],
                                 arity=arity, type=typ, choices=choices,
                                 default=default, path=fm.path,
-                                line=None, cls=f"{cls}.{f}"))
+                                line=None, cls=f"{cls}.{f}",
+                                nargs="+" if typ == "list" else None))
                     continue
             if not names:
                 continue
@@ -514,6 +574,8 @@ def flags_from_module(src, path, engine, extra_mods=()):
                         rec["default"] = resolve_default(dn, src, mods)
                 if "choices" in kw:
                     rec["choices"] = resolve_choices(kw["choices"], src, mods)
+                if "nargs" in kw:
+                    rec["nargs"] = unparse(kw["nargs"]).strip("'\"")
             if rec.get("type") is None:
                 rec["type"] = "str"
             note = None
@@ -525,7 +587,8 @@ def flags_from_module(src, path, engine, extra_mods=()):
                 note = (note + "; " if note else "") + "hidden from --help"
             out.append(dict(names=names, line=call.lineno, path=path, note=note,
                             **{k: rec.get(k) for k in
-                               ("arity", "type", "choices", "default")},
+                               ("arity", "type", "choices", "default",
+                                "nargs")},
                             cls=rec.get("from")))
     return out
 
@@ -611,6 +674,8 @@ def sglang_dataclass_flags(src, path):
                 if isinstance(al, list):
                     names += [str(a) for a in al]
             default = field_default(st.value)
+            nargs = unparse(meta["nargs"]).strip("'\"") if "nargs" in meta \
+                else None
             if "action" in meta:
                 kw = {"action": meta["action"]}
                 if "action_kwargs" in meta:
@@ -619,6 +684,8 @@ def sglang_dataclass_flags(src, path):
                             kw["nargs"] = meta["action_kwargs"].values[
                                 meta["action_kwargs"].keys.index(k)]
                 arity = arity_of(kw, names)
+                if "nargs" in kw:
+                    nargs = unparse(kw["nargs"]).strip("'\"")
                 typ = "action:" + unparse(meta["action"])
                 choices = None
             else:
@@ -635,11 +702,14 @@ def sglang_dataclass_flags(src, path):
                         arity = "json"
                 if "choices" in meta:
                     choices = resolve_choices(meta["choices"], src, [fm])
-                if "nargs" in meta and unparse(meta["nargs"]).strip("'\"") == "?":
+                if nargs == "?":
                     arity = "optional-value"
+                if typ == "list" and "type_parser" not in meta:
+                    nargs = nargs or "+"  # arg_utils.py: List -> nargs "+"
             out.append(dict(names=names, arity=arity, type=typ,
                             choices=choices, default=default, path=fm.path,
-                            line=st.lineno, cls=f"{cname}.{field}"))
+                            line=st.lineno, cls=f"{cname}.{field}",
+                            nargs=nargs))
     return out
 
 

@@ -125,6 +125,10 @@ VLLM = [
     (r"tokenizer|tokenizer-mode|tokenizer-revision|skip-tokenizer-init|revision|code-revision|download-dir|ignore-patterns|config-format|trust-remote-code|hf-token|seed|served-model-name|allowed-local-media-path|allowed-media-domains|use-tqdm-on-load|allow-deprecated-quantization|quantization-param-path|generation-config|override-generation-config|fingerprint-.*", N, "model identity, tokenizer choice or download location"),
     (r"chat-template.*|response-role|tool-call-parser|tool-parser-plugin|tool-server|enable-auto-tool-choice|exclude-tools-when-tool-choice-none|trust-request-chat-template|default-chat-template-kwargs|return-tokens-as-token-ids|enable-prompt-tokens-details|enable-server-load-tracking|enable-force-include-usage|enable-tokenizer-info-endpoint|tokens-only|enable-request-id-headers|disable-fastapi-docs", N, "API surface / prompt formatting"),
     (r"host|port|api-key|root-path|middleware|ssl-.*|enable-ssl-refresh|allowed-origins|allowed-methods|allowed-headers|allow-credentials|uvicorn-log-level|grpc|shutdown-timeout|fail-on-environ-validation", N, NET),
+    # ---- read one by one in the source ----
+    (r"disable-uvicorn-access-log|disable-access-log-for-endpoints", N, LOG),
+    (r"cpu-distributed-timeout-seconds", N, "timeout of the CPU (gloo) process groups"),
+    (r"data-parallel-multi-port-external-lb", H, "a supervisor launches one API server per local DP rank (each with a tokenizer and --mm-processor-cache-gb of processor cache, as --api-server-count); GPU unchanged (entrypoints/openai/cli_args.py:401@e19b9b1045)"),
     # vLLM main after 0.22 (EmbeddedLLM/vllm 5ac2684976 unless named)
     (r"device-ids", N, "which physical GPUs the workers use (instead of CUDA_VISIBLE_DEVICES); memory per GPU unchanged"),
     (r"mm-ipc-gpu-memory-gb", U, "carves exactly mm_ipc_gpu_memory_gb GiB out of the engine's KV-cache memory for GPU multimodal work in the API-server process (vllm/config/multimodal.py:253@5ac2684976)"),
@@ -205,6 +209,43 @@ SGLANG = [
     (r"weight-loader-.*|model-config-parser|modelexpress-config", U, "weight loading: prefetch threads stage shards in host RAM; config parser picks the model built"),
     (r"detokenizer-worker-num", H, "detokenizer processes, each with a tokenizer in host RAM"),
     (r"asr-.*|batch-notify-size|default-priority-value|disable-priority-preemption|enable-streaming-session|enable-strict-thinking|incremental-streaming-output|stream-response-default-include-usage|strip-thinking-cache|min-free-slots-delay|optimistic-prefill-retries|load-snapshot-publish-interval|gc-threshold|use-ray|enable-mis", N, "API surface or scheduling order; pools unchanged"),
+    # ---- read one by one in the source: SGLang main dad6fd0f04 (2026-08-21) ----
+    (r"bf16-gemm-backend", N, "unquantized GEMM kernel: cutedsl/gemv allocate the same M x N output as F.linear and no workspace (kernels/ops/gemm/cutedsl_bf16_gemm.py:1400@dad6fd0f04, hopper_bf16_gemv.py:60@dad6fd0f04)"),
+    (r"dsv4-prefill-backend", U, KERNEL),
+    (r"flashinfer-autotune-skip-ops", N, "ops left out of FlashInfer autotuning take the heuristic tactic (start-up time only)"),
+    (r"fuseep-mode|c128-page-size|msprobe-dump-config", N, "Ascend NPU only (hardware_backend/npu: FuseEP kernels, the DSV4 C128 NPU pool, msProbe dumps); not read on CUDA GPUs"),
+    (r"mlx-enable-sampling", N, "MLX (Apple) backend only; not read on CUDA GPUs"),
+    (r"elastic-ep-initial-size|elastic-ep-join-mode", U, "elastic EP 'scale' joiners store routed_experts / elastic_ep_initial_size experts per rank instead of / ep_size (layers/moe/fused_moe_triton/layer.py:294-305@dad6fd0f04)"),
+    (r"max-ep-size", U, "elastic EP: active-rank state and NIXL-EP dispatch buffers pre-allocated for max_ep_size ranks instead of the launch world size (elastic_ep/elastic_ep.py:92@dad6fd0f04, token_dispatcher/nixl.py:138@dad6fd0f04)"),
+    (r"elastic-ep-join-rank-offset", N, "which expert slice a scale joiner stores; the count per rank is --elastic-ep-initial-size's"),
+    (r"elastic-ep-scale-timeout|weight-cache-timeout|mm-per-request-timeout|dynamic-batch-tokenizer-batch-timeout", N, "a timeout (seconds); nothing allocated"),
+    (r"enable-dsa-cache-layer-split", U, "DeepSeek sparse-attention KV/indexer cache layers split over context-parallel ranks: KV per rank falls (disaggregation/common/conn.py:189@dad6fd0f04)"),
+    (r"enable-waterfill", U, "fused shared expert dispatched as one more routed slot (top-k+1) through DeepEP/MegaMoE buffers, with a load balancer per MoE layer (layers/moe/topk.py:431-463@dad6fd0f04)"),
+    (r"flexkv-config-file", U, "FlexKV CPU/SSD KV tiers sized by its YAML/JSON file (sets FLEXKV_CONFIG_PATH, mem_cache/registry.py:139@dad6fd0f04)"),
+    (r"optimistic-prefill-attempts|retraction-policy|prefill-decode-interval", N, "scheduling order only; the pools are sized before scheduling"),
+    (r"default-chat-template-kwargs|allowed-media-domains|trust-mm-content-hashes|mm-global-cache-backend|weight-cache-socket|rl-quant-profile|sidecar-args", N, "request formatting, media policy, a path or a choice with one value (mm-global-cache-backend: only 'mooncake'; the cache is --enable-mm-global-cache); rl-quant-profile is the profile file of --load-format flash_rl, whose memory is that flag's"),
+    (r"dcp-comm-backend", U, "decode context parallel reduction: a2a exchanges output+LSE through NCCL all-to-all buffers, fi_a2a through a FlashInfer MNNVL workspace (models/deepseek_common/attention_forward_methods/forward_mla.py:768@dad6fd0f04)"),
+    (r"dcp-replicate-q-proj", U, "full-head copies of q_b_proj and w_kc per MLA layer on every DCP rank (all-gathered: dcp_size x the rank's shard, model_runner.py:941-980@dad6fd0f04); default on for some models (arg_groups/overrides.py:495@dad6fd0f04)"),
+    (r"enable-cp-decode-attn-tp", N, "decode uses narrow() views of the replicated attention weights (layers/cp/cp_decode_attn_tp.py:82@dad6fd0f04); no copy"),
+    (r"dwdp-size", U, "DWDP: MoE prefill prefetches peers' experts into per-layer buffers and all-gathers small per-expert tensors to full size (layers/moe/dwdp/dwdp_manager.py:180-210@dad6fd0f04)"),
+    (r"enable-tp-lm-head-all-to-all", U, "PyNCCL send/recv transport buffers for the LM-head all-to-all, allocated before the KV budget is measured (distributed/bootstrap.py:121-130@dad6fd0f04); default on for decode-only PD nodes with pure DP attention"),
+    (r"enable-scattered-sconv", U, "Inkling: short-convolution cache sharded over TP ranks, state per rank / tp_size (help of server_args.py:2035@dad6fd0f04)"),
+    (r"enable-linear-replayssm-spec|enable-gdn-replayssm-spec", U, "ReplaySSM speculative verify: a raw-input window per slot replaces per-draft full-state snapshots of the GDN/KDA state (help of server_args.py:2682@dad6fd0f04)"),
+    (r"image-processor-backend", N, "auto/torchvision run the fast image processor on cuda:base_gpu_id as the default does; pil keeps it on the host (multimodal/processors/base_processor.py:598-610, 694-700@dad6fd0f04): frees GPU memory only"),
+    (r"mm-processor-worker-num|mm-io-worker-num", H, "threads inside the tokenizer process (shared processor, no copy); host RAM grows by the media each thread decodes at once"),
+    (r"mm-preprocess-cache-size-mb", H, "CPU cache of preprocessed multimodal artifacts: mm_preprocess_cache_size_mb MiB in total, split over tokenizer workers (default per model, 256 MiB for Kimi-K3, else 0; base_processor.py:243-255@dad6fd0f04); no GPU"),
+    (r"startup-weight-load-mode", H, "overlap: checkpoint files read ahead into the OS page cache while CUDA graphs are captured (reclaimable, at most the checkpoint size; model_loader/weight_utils.py:872-990@dad6fd0f04); GPU weights unchanged; Llama/Qwen2/Qwen3 fp16/bf16 only"),
+    (r"return-hidden-states-mode", U, "graphs and batches capture hidden states ('last': one per request, 'full': every token, hidden x dtype each) and return them to the host (forward_batch_info.py:236@dad6fd0f04)"),
+    (r"weight-cache-mode", U, "daemon/client: weights live in a per-rank weight-cache daemon and are mapped zero-copy by CUDA IPC (counted once), plus the daemon's own CUDA context on each GPU (load_model_utils.py:249-287@dad6fd0f04)"),
+    (r"mm-feature-transport", U, "cuda_ipc/cuda_vmm: a feature pool of SGLANG_MM_FEATURE_CACHE_MB (default 1024 MiB) on base_gpu_id, taken out of the KV budget (mem_cache/kv_cache_configurator.py:131-143@dad6fd0f04, multimodal/processors/base_processor.py:400-425@dad6fd0f04); cpu: host only"),
+    (r"media-url-max-file-size-mb", H, "each remote media download is buffered in host RAM up to this many MiB (default 64; utils/common.py:1555-1600@dad6fd0f04), per request in flight"),
+    (r"expert-balancedness-report-mode", U, "any mode but off turns on the expert distribution recorder ('stat'): an int32 GPU buffer of buffer_size (--expert-distribution-recorder-buffer-size, default 1000) x num_hidden_layers x physical experts per rank (eplb/expert_distribution.py:890-902@dad6fd0f04; server_args.py _handle_expert_distribution_metrics), e.g. DeepSeek-V3 1000 x 61 x 256 x 4 B = 62.5 MB"),
+    (r"debug-cuda-graph", U, "breakable CUDA graphs run every op eagerly inside the capture path: graph memory differs from the plan's capture estimate (server_args.py:1951@dad6fd0f04)"),
+    (r"enable-torch-compile-debug-mode", N, "records the input addresses of each piecewise graph and checks them at replay (compilation/cuda_piecewise_backend.py:175, 218@dad6fd0f04); a list of pointers"),
+    (r"modelopt-export-path", U, "start-up only, before the KV pool is sized: modelopt's export_hf_checkpoint writes the quantized model (transient copies of the quantized weights; modelopt's own use not read) (model_loader/loader.py:3870-3920@dad6fd0f04)"),
+    (r"sidecar", H, "one more Python process (spawned) running the selected module against the gRPC server; its host RAM is that module's; no GPU (entrypoints/sidecar.py:116-130@dad6fd0f04)"),
+    (r"grpc-mode|smg-grpc-mode|grpc-port|smg-http-sidecar-port|grpc-http-sidecar-port|enable-http2|http2-max-concurrent-streams|enable-ssl-refresh|admin-api-key|engine-info-bootstrap-port|encoder-bootstrap-port|encoder-register-urls|encoder-urls|oltp-traces-endpoint|uvicorn-access-log-exclude-prefixes", N, NET),
+    (r"generation-tokens-buckets|prompt-tokens-buckets|export-metrics-to-file|export-metrics-to-file-dir|extra-metric-labels|enable-mfu-metrics|forward-pass-metrics-ipc-name|forward-pass-metrics-worker-id", N, LOG),
     # ---- none ----
     (r"tokenizer-path|tokenizer-mode|tokenizer-backend|skip-tokenizer-init|revision|download-dir|trust-remote-code|random-seed|served-model-name|chat-template|completion-template|tool-call-parser|reasoning-parser|constrained-json-whitespace-pattern|quantization-param-path|return-token-ids|allow-auto-truncate|file-storage-pth|file-storage-path|disable-regex-jump-forward|disable-jump-forward|disable-disk-cache|disable-outlines-disk-cache|disable-fast-image-processor|enable-tokenizer-batch-encode|skip-server-warmup|warmups|sleep-on-idle|disable-nan-detection|enable-nan-detection|enable-p2p-check|enable-cache-report|crash-dump-folder|debug-tensor-dump-.*|enable-pdmux|sm-group-num", N, "model identity, tokenizer, API surface or debugging switch"),
     (r"log-.*|log-level.*|enable-metrics.*|bucket-.*|collect-tokens-histogram|decode-log-interval|show-time-cost|enable-request-time-stats-logging|enable-expert-distribution-metrics|enable-forward-pass-metrics|trace-.*|enable-trace|otlp-.*|tokenizer-metrics-.*|gc-warning-threshold-secs|kv-events-.*", N, LOG),
@@ -213,23 +254,11 @@ SGLANG = [
 RULES = {"vllm": [(re.compile(p), c, r) for p, c, r in VLLM],
          "sglang": [(re.compile(p), c, r) for p, c, r in SGLANG]}
 
-# A fallback for SGLang flags no rule names: networking/logging words are
-# `none`; anything else is `unmodelled` with "not classified" as its reason
-# (FITS must not rest on a guess).
-FALLBACK = [
-    (re.compile(r".*(port|url|addr|host|timeout|ssl|http|grpc|api-key|endpoint|uvicorn|sidecar|bootstrap).*"), N, NET),
-    (re.compile(r".*(log|metric|trace|histogram|bucket|profil|dump|debug|report).*"), N, LOG),
-]
-
-
 def classify(engine, names, arity):
     first = names[0].lstrip("-")
     for pat, cls, reason in RULES[engine]:
         if pat.fullmatch(first):
             return cls, reason
-    for pat, cls, reason in FALLBACK:
-        if pat.fullmatch(first):
-            return cls, reason + " (by name; not read in the source)"
     if engine == "sglang":
         return U, "not classified from the source yet: memory effect unverified"
     return None, None
@@ -318,6 +347,8 @@ SGLANG_ENVS = [
     ("SGLANG_DISABLE_OUTLINES_DISK_CACHE", N, "disk cache of compiled grammars"),
     ("SGLANG_MOE_PADDING", U, "pads MoE weights (weight bytes grow slightly)"),
     ("SGLANG_INT4_WEIGHT", U, "int4 weight path: weight bytes"),
+    ("SGLANG_VLM_CACHE_SIZE_MB", U, "multimodal embedding cache on the GPU: this many MiB (default 100) taken out of the KV budget for multimodal models (mem_cache/kv_cache_configurator.py:130-143@dad6fd0f04)"),
+    ("SGLANG_MM_FEATURE_CACHE_MB", U, "with --mm-feature-transport cuda_ipc/cuda_vmm: a feature pool of this many MiB (default: 4096 at 0.5.9~, 1024 at main) on the base GPU, taken out of the KV budget (mem_cache/kv_cache_configurator.py:130-143@dad6fd0f04)"),
     ("SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION", U, "caps the new-token estimate used for admission (how many requests fit the pool)"),
 ]
 

@@ -24,7 +24,7 @@ VLLM = [
     # ---- read by lib/engines/vllm.c (vllm_flags[]) ----
     (r"model|model_tag", M, "the model: its weights and KV shape"),
     (r"quantization|dtype|kv-cache-dtype", M, "weight / KV bytes per element"),
-    (r"max-model-len", M, "KV length per sequence; 'auto'/-1 (PR #29431) is not read yet (NOTES.md#max-model-len)"),
+    (r"max-model-len", M, "KV length per sequence; the value 'auto'/-1 (auto-fit, v0.14.0+, PR #29431) is not read yet: plan it as unmodelled (NOTES.md#max-model-len)"),
     (r"gpu-memory-utilization|kv-cache-memory-bytes|kv-cache-memory", M, "the memory budget"),
     (r"tensor-parallel-size|pipeline-parallel-size|data-parallel-size|enable-expert-parallel", M, "sharding of weights and KV"),
     (r"block-size|max-num-seqs|max-num-batched-tokens|enable-chunked-prefill|enforce-eager", M, "KV block granularity, batch shapes and graph capture"),
@@ -42,10 +42,10 @@ VLLM = [
     (r"enable-prompt-adapter|max-prompt-adapters|max-prompt-adapter-token|prompt-adapters", U, "prompt-adapter slots on GPU: max_prompt_adapters x max_prompt_adapter_token x hidden x dtype"),
     # ---- host memory and offload ----
     (r"swap-space", H, "V0: swap_space GiB of pinned host KV blocks per GPU worker (CacheEngine cpu cache); the V1 engine allocates none"),
-    (r"cpu-offload-gb", U, "weights moved to host: up to cpu_offload_gb GiB per GPU leaves GPU weights and sits in pinned host RAM (UVA)"),
+    (r"cpu-offload-gb", U, "weights moved to host: up to cpu_offload_gb GiB per GPU leaves GPU weights and sits in pinned host RAM (UVA) (vllm/model_executor/models/utils.py:523-547@v0.8.5; NOTES.md#offload)"),
     (r"cpu-offload-params|offload-backend|offload-group-size|offload-num-in-group|offload-prefetch-step|offload-params", U, "weight offloading: GPU-resident weights shrink and host pinned RAM grows by the offloaded layers; prefetch keeps offload_prefetch_step groups on GPU"),
-    (r"kv-offloading-size", H, "CPU KV tier: kv_offloading_size GiB of host RAM in total (split over the TP ranks), pinned (NOTES.md#offload)"),
-    (r"kv-offloading-backend", U, "native: CPU offloading connector; lmcache: LMCache's own host buffers (size from LMCACHE_* settings)"),
+    (r"kv-offloading-size", H, "CPU KV tier: kv_offloading_size GiB of pinned host RAM in total, kv_offloading_size / (TP x PP) per rank (vllm/v1/kv_offload/cpu/spec.py:21-42@v0.20.1; NOTES.md#offload)"),
+    (r"kv-offloading-backend", U, "native: host only, the --kv-offloading-size rule; lmcache: LMCache's engine with max_local_cpu_size = kv_offloading_size / (TP x PP) per rank plus its own buffers, not read (vllm/config/vllm.py:676-710@v0.20.1)"),
     (r"kv-transfer-config", U, "KV connector (LMCache, NIXL, P2P, offloading): host/GPU staging buffers sized by the connector's own config (NOTES.md#offload)"),
     (r"ec-transfer-config", U, "encoder-cache connector: transfer buffers for encoder outputs, connector-specific"),
     (r"kv-events-config", N, "publishes KV block events over ZMQ (networking)"),
@@ -115,7 +115,7 @@ VLLM = [
     (r"attention-backend|attention-config|kernel-config|ir-op-priority|moe-backend|enable-flashinfer-autotune|gdn-prefill-backend|mamba-backend", U, KERNEL),
     (r"enable-mamba-cache-stochastic-rounding|mamba-cache-philox-rounds", N, "numerics of the Mamba state write"),
     (r"disable-cascade-attn", N, "cascade attention kernel for shared prefixes; KV layout unchanged"),
-    (r"guided-decoding-backend|structured-outputs-config", U, "structured output: GPU token bitmask max_num_seqs x ceil(vocab/32) x 4 B; compiled grammars in host RAM"),
+    (r"guided-decoding-backend|structured-outputs-config", U, "grammar backend choice: compiled-grammar caches in host RAM (xgrammar: VLLM_XGRAMMAR_CACHE_MB, default 512 MiB, backend_xgrammar.py:68@v0.20.1; guidance/outlines: their own, not bounded by vLLM); token bitmask max_num_seqs x (1 + speculative tokens) x ceil(vocab/32) x 4 B, filled on the host (vllm/v1/structured_output/__init__.py:219-228@v0.20.1)"),
     (r"max-logprobs|logprobs-mode|disable-async-output-proc", U, "sampler buffers: top-k logprobs max_num_seqs x (max_logprobs+1) x 8 B; processed logprobs keep a vocab-sized copy"),
     (r"enable-prompt-embeds", U, "inputs_embeds buffer max_num_batched_tokens x hidden x dtype on GPU"),
     (r"enable-return-routed-experts", U, "routed-expert ids kept per token per MoE layer (GPU/host buffer)"),
@@ -163,7 +163,7 @@ SGLANG = [
     # ---- LoRA ----
     (r"enable-lora|max-loras-per-batch|max-lora-rank|lora-target-modules|lora-paths|lora-backend|max-loaded-loras|lora-eviction-policy|max-lora-chunk-size|lora-.*", U, "LoRA memory pool on GPU: max_loras_per_batch x rank x per-module in/out x dtype per layer (NOTES.md#sglang-lora)"),
     # ---- host / hierarchical cache / offload ----
-    (r"enable-hierarchical-cache|hicache-ratio|hicache-size|hicache-host-memory-mode|hicache-mem-layout", H, "hierarchical cache host pool: hicache_size GiB per rank, or hicache_ratio x the GPU KV pool (default 2.0), pinned (NOTES.md#hicache)"),
+    (r"enable-hierarchical-cache|hicache-ratio|hicache-size|hicache-host-memory-mode|hicache-mem-layout", H, "hierarchical cache host pool per rank, pinned: hicache_size x 1e9 bytes (GB) when > 0, else hicache_ratio x the GPU KV pool (2.0; at main unset = 2.0 cache mode, 1.2 buffer_only); hybrid models split hicache_size over their pools (NOTES.md#hicache)"),
     (r"hicache-.*|enable-flexkv|enable-lmcache|kv-events-config", U, "hierarchical cache tiers / storage backends: host staging buffers, connector-specific"),
     (r"cpu-offload-gb|offload-.*", U, "weights moved to host: GPU weights shrink, pinned host RAM grows by the offloaded bytes"),
     (r"enable-memory-saver|enable-weights-cpu-backup|enable-draft-weights-cpu-backup", U, "torch_memory_saver pools; CPU backups keep a host copy of the weights (host = weight bytes)"),

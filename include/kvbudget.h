@@ -244,6 +244,7 @@ typedef enum kvb_arch {
                                 KV sharing (@since 0.2) */
     KVB_ARCH_ZAMBA2 = 24,    /* Zamba2: Mamba2 + shared attention blocks (@since 0.2) */
     KVB_ARCH_MLLAMA = 25,    /* Llama 3.2 Vision: self + cross-attention layers (@since 0.2) */
+    KVB_ARCH_GEMMA = 26,     /* Gemma (the first): Gemma-2B, Gemma-7B (@since 0.3) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 

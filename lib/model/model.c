@@ -57,6 +57,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_GEMMA3N, "gemma3n_text"},
     {KVB_ARCH_ZAMBA2, "zamba2"},
     {KVB_ARCH_MLLAMA, "mllama"},
+    {KVB_ARCH_GEMMA, "gemma"},
 };
 
 static const name_row dtype_names[] = {

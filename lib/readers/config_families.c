@@ -427,6 +427,24 @@ static const kvb__family families[] = {
         .late = kvb__cfg_zamba2,
         .ssm_head = kvb__cfg_zamba2_head,
     },
+    /* Gemma, the first (configuration_gemma.py, modeling_gemma.py):
+     * Llama's layers (two RMSNorms, q/k/v/o with attention_bias, a gated
+     * GeGLU MLP) with head_dim written out (256) and the embeddings tied
+     * (vLLM gemma.py asserts it) and scaled by sqrt(hidden_size), which
+     * changes no tensor.  GemmaConfig's defaults are the 7B's shape. */
+    {
+        .types = "gemma",
+        .arch = KVB_ARCH_GEMMA,
+        .tied = 1,
+        .defaults = {.vocab_size = 256000,
+                     .hidden_size = 3072,
+                     .intermediate_size = 24576,
+                     .num_hidden_layers = 28,
+                     .num_attention_heads = 16,
+                     .num_key_value_heads = 16,
+                     .head_dim = 256,
+                     .max_position_embeddings = 8192},
+    },
     /* mllama (Llama 3.2 Vision; its text_config is mllama_text_model):
      * Llama self-attention layers and the cross-attention layers that
      * kvb__cfg_mllama_cross marks. */

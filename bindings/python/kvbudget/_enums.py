@@ -68,6 +68,7 @@ class Arch(enum.IntEnum):
     GEMMA3N = 23
     ZAMBA2 = 24
     MLLAMA = 25
+    GEMMA = 26
 
 
 class Vision(enum.IntEnum):

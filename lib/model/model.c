@@ -58,6 +58,7 @@ static const name_row arch_names[] = {
     {KVB_ARCH_ZAMBA2, "zamba2"},
     {KVB_ARCH_MLLAMA, "mllama"},
     {KVB_ARCH_GEMMA, "gemma"},
+    {KVB_ARCH_PHI, "phi"},
 };
 
 static const name_row dtype_names[] = {

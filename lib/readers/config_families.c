@@ -445,6 +445,33 @@ static const kvb__family families[] = {
                      .head_dim = 256,
                      .max_position_embeddings = 8192},
     },
+    /* Phi-1.5, Phi-2 (configuration_phi.py, modeling_phi.py; vLLM
+     * phi.py): attention and a non-gated GELU MLP side by side on one
+     * LayerNorm with a bias; q/k/v, dense, fc1 and fc2 with biases; a
+     * final_layernorm; an untied lm_head with a bias.
+     * partial_rotary_factor rotates part of each head and changes no
+     * tensor.  PhiConfig's defaults are Phi-1's shape. */
+    {
+        .types = "phi",
+        .arch = KVB_ARCH_PHI,
+        .flags = F_BIASES | KVB_MODEL_MLP_BIAS | KVB_MODEL_NORM_BIAS |
+                 KVB_MODEL_MLP_NO_GATE | KVB_MODEL_PARALLEL_ATTN |
+                 KVB_MODEL_LM_HEAD_BIAS,
+        .defaults = {.vocab_size = 51200,
+                     .hidden_size = 2048,
+                     .intermediate_size = 8192,
+                     .num_hidden_layers = 24,
+                     .num_attention_heads = 32,
+                     .max_position_embeddings = 2048},
+        .own_rules = true,
+        .rules = KVB__LIST(
+            kvb__key_rule,
+            {"qk_layernorm", KVB__REFUSE_TRUE, false, 0,
+             "its q_layernorm and k_layernorm are not in vLLM's phi.py, "
+             "which cannot load them"},
+            {"tie_word_embeddings", KVB__REFUSE_TRUE, false, 0,
+             "vLLM's phi.py asserts an untied lm_head, which has a bias"}),
+    },
     /* mllama (Llama 3.2 Vision; its text_config is mllama_text_model):
      * Llama self-attention layers and the cross-attention layers that
      * kvb__cfg_mllama_cross marks. */

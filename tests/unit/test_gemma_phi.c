@@ -1,9 +1,11 @@
 /*
- * test_gemma_phi.c -- Gemma (the first: Gemma-2B, Gemma-7B), added to the
- * config reader as one row of lib/readers/config_families.c: its config
- * files (tests/data/configs, SOURCES.md), parameter counts summed here by
- * hand from the shapes of transformers' modeling_gemma.py and compared
- * with the published totals, the KV per token, and vLLM plans.
+ * test_gemma_phi.c -- Gemma (the first: Gemma-2B, Gemma-7B) and Phi
+ * (Phi-1.5, Phi-2), each added to the config reader as one row of
+ * lib/readers/config_families.c: their config files (tests/data/configs,
+ * SOURCES.md), parameter counts summed here by hand from the shapes of
+ * transformers' modeling_gemma.py and modeling_phi.py and compared with
+ * the published totals, the KV per token, Phi's tensor names, and vLLM
+ * plans.
  */
 #include "testing.h"
 
@@ -190,6 +192,176 @@ static void test_gemma_vllm(void **state)
     assert_true(p.max_concurrency > 5.71 && p.max_concurrency < 5.72);
 }
 
+/* ---- Phi ---- */
+
+/*
+ * A Phi layer (modeling_phi.py PhiDecoderLayer): q_proj, k_proj, v_proj
+ * and dense, hidden x hidden with biases; fc1 and fc2 with biases; one
+ * LayerNorm (weight and bias) before attention and MLP alike.  The model
+ * adds the embeddings, final_layernorm and an lm_head with a bias.
+ */
+static uint64_t phi_by_hand(uint64_t layers, uint64_t h, uint64_t ff,
+                            uint64_t vocab)
+{
+    uint64_t layer = 4 * (h * h + h) + (h * ff + ff) + (ff * h + h) + 2 * h;
+    return layers * layer + vocab * h + 2 * h + (vocab * h + vocab);
+}
+
+static void test_phi_is_a_row(void **state)
+{
+    (void)state;
+    const kvb__family *f = kvb__family_find("phi");
+    assert_non_null(f);
+    assert_int_equal(f->arch, KVB_ARCH_PHI);
+    assert_null(f->early);
+    assert_null(f->late);
+    assert_null(f->ssm);
+    assert_string_equal(kvb_arch_name(KVB_ARCH_PHI), "phi");
+}
+
+/*
+ * Phi-2 (phi-2.json): 32 layers x 2560, 32 heads of 80 (hidden / heads;
+ * partial_rotary_factor 0.4 rotates 32 of them), MLP 10240, vocab 51200,
+ * untied, float16.  By hand: layer 4 x (2560^2 + 2560) + (2560 x 10240 +
+ * 10240) + (10240 x 2560 + 2560) + 2 x 2560 = 78671360; 32 layers +
+ * 131072000 embeddings + 5120 final norm + 131123200 lm_head with its
+ * bias = 2779683840, Hugging Face's safetensors count for microsoft/phi-2
+ * (F16 2779683840, as a public test fixture of the Hub's API answer
+ * quotes it).  Phi-1.5's shape (24 x 2048, MLP 8192, PhiConfig's keys)
+ * gives 1418270720, its "safetensors_total_params" on the Hub.
+ */
+static void test_phi_2(void **state)
+{
+    (void)state;
+    kvb_model m = config_ok("configs/phi-2.json");
+    assert_int_equal(m.arch, KVB_ARCH_PHI);
+    assert_int_equal(m.flags, KVB_MODEL_ATTN_QKV_BIAS | KVB_MODEL_ATTN_O_BIAS |
+                                  KVB_MODEL_MLP_BIAS | KVB_MODEL_NORM_BIAS |
+                                  KVB_MODEL_MLP_NO_GATE |
+                                  KVB_MODEL_PARALLEL_ATTN |
+                                  KVB_MODEL_LM_HEAD_BIAS);
+    assert_int_equal(m.num_hidden_layers, 32);
+    assert_int_equal(m.hidden_size, 2560);
+    assert_int_equal(m.num_attention_heads, 32);
+    assert_int_equal(m.num_key_value_heads, 32);
+    assert_int_equal(kvb__head_dim(&m), 80);
+    assert_int_equal(m.intermediate_size, 10240);
+    assert_int_equal(m.vocab_size, 51200);
+    assert_int_equal(m.max_position_embeddings, 2048);
+    assert_int_equal(m.tie_word_embeddings, 0);
+    assert_int_equal(m.dtype, KVB_DTYPE_FP16);
+    assert_int_equal(phi_by_hand(32, 2560, 10240, 51200), 2779683840ull);
+    assert_int_equal(model_params(&m), 2779683840ull);
+    static const char phi_1_5[] =
+        "{\"model_type\": \"phi\", \"hidden_size\": 2048, "
+        "\"intermediate_size\": 8192, \"num_hidden_layers\": 24, "
+        "\"num_attention_heads\": 32, \"num_key_value_heads\": 32, "
+        "\"partial_rotary_factor\": 0.5, \"vocab_size\": 51200, "
+        "\"max_position_embeddings\": 2048, \"tie_word_embeddings\": false}";
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_read_info info;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(KVB_READ_INFO_INIT(&info), KVB_OK);
+    assert_int_equal(
+        kvb_config_parse(phi_1_5, strlen(phi_1_5), &m, &q, &info, &e), KVB_OK);
+    assert_int_equal(phi_by_hand(24, 2048, 8192, 51200), 1418270720ull);
+    assert_int_equal(model_params(&m), 1418270720ull);
+}
+
+/* The checkpoint's tensor names (modeling_phi.py): 14 a layer, then the
+ * embeddings, final_layernorm's weight and bias, lm_head's weight and
+ * bias: 32 x 14 + 5 = 453. */
+static void test_phi_tensor_names(void **state)
+{
+    (void)state;
+    static const char *const want[] = {
+        "model.embed_tokens.weight",
+        "model.layers.0.input_layernorm.weight",
+        "model.layers.0.input_layernorm.bias",
+        "model.layers.0.self_attn.q_proj.weight",
+        "model.layers.0.self_attn.q_proj.bias",
+        "model.layers.0.self_attn.v_proj.bias",
+        "model.layers.0.self_attn.dense.weight",
+        "model.layers.0.self_attn.dense.bias",
+        "model.layers.0.mlp.fc1.weight",
+        "model.layers.0.mlp.fc1.bias",
+        "model.layers.31.mlp.fc2.weight",
+        "model.layers.31.mlp.fc2.bias",
+        "model.final_layernorm.weight",
+        "model.final_layernorm.bias",
+        "lm_head.weight",
+        "lm_head.bias",
+    };
+    kvb_model m = config_ok("configs/phi-2.json");
+    size_t n = 0, found = 0;
+    kvb_error e = KVB_ERROR_INIT;
+    assert_int_equal(kvb_model_tensor_count(&m, &n, &e), KVB_OK);
+    assert_int_equal(n, 32 * 14 + 5);
+    for (size_t i = 0; i < n; i++) {
+        kvb_tensor t;
+        memset(&t, 0, sizeof t);
+        t.struct_size = sizeof t;
+        assert_int_equal(kvb_model_tensor_get(&m, NULL, i, &t, &e), KVB_OK);
+        for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+            found += strcmp(t.name, want[k]) == 0;
+        if (strstr(t.name, "post_attention") || strstr(t.name, "gate"))
+            fail_msg("Phi has no %s", t.name);
+    }
+    assert_int_equal(found, sizeof want / sizeof want[0]);
+}
+
+/*
+ * KV per token: 2 x 32 layers x 32 heads x 80 x 2 B = 327680.  vLLM
+ * (newest), one H100, 2048 tokens: the checkpoint is 2 B a parameter;
+ * with the KV cache pinned at 20 GiB, 21474836480 / (16 x 327680) = 4096
+ * blocks exactly, 65536 tokens, 32 requests of 2048.
+ */
+static void test_phi_kv_and_vllm(void **state)
+{
+    (void)state;
+    kvb_model m = config_ok("configs/phi-2.json");
+    kvb_quant q = quant_of(KVB_QUANT_AUTO);
+    kvb_error e = KVB_ERROR_INIT;
+    uint64_t whole = 0, per_gpu = 0;
+    assert_int_equal(kvb_kv_bytes_per_token(&m, &q, 1, 1, &whole, &per_gpu, &e),
+                     KVB_OK);
+    assert_int_equal(whole, 327680);
+    kvb_plan p = vllm_plan(&m, 1, 0);
+    assert_int_equal(p.max_model_len, 2048);
+    assert_int_equal(p.param_count, 2779683840ull);
+    assert_int_equal(p.weights_bytes, 2 * 2779683840ull);
+    assert_int_equal(p.kv_bytes_per_token, 327680);
+    budget_adds_up(&p);
+    p = vllm_plan(&m, 1, 20 * GIB);
+    assert_int_equal(p.num_blocks, 4096);
+    assert_int_equal(p.max_kv_tokens, 65536);
+    assert_true(p.max_concurrency > 32.0 - 1e-9 &&
+                p.max_concurrency < 32.0 + 1e-9);
+}
+
+/* What vLLM's phi.py cannot load is refused by name: q/k layernorms, a
+ * tied lm_head. */
+static void test_phi_refusals(void **state)
+{
+    (void)state;
+    kvb_model m;
+    kvb_error e;
+    assert_int_equal(config_edited("configs/phi-2.json",
+                                   "\"qk_layernorm\": false",
+                                   "\"qk_layernorm\": true", &m, &e),
+                     KVB_EUNSUPPORTED);
+    assert_string_equal(e.field, "config.qk_layernorm");
+    assert_int_equal(config_edited("configs/phi-2.json",
+                                   "\"tie_word_embeddings\": false",
+                                   "\"tie_word_embeddings\": true", &m, &e),
+                     KVB_EUNSUPPORTED);
+    assert_string_equal(e.field, "config.tie_word_embeddings");
+}
+
 KVB_TESTS(cmocka_unit_test(test_gemma_is_a_row),
           cmocka_unit_test(test_gemma_2b), cmocka_unit_test(test_gemma_7b),
-          cmocka_unit_test(test_gemma_kv), cmocka_unit_test(test_gemma_vllm));
+          cmocka_unit_test(test_gemma_kv), cmocka_unit_test(test_gemma_vllm),
+          cmocka_unit_test(test_phi_is_a_row), cmocka_unit_test(test_phi_2),
+          cmocka_unit_test(test_phi_tensor_names),
+          cmocka_unit_test(test_phi_kv_and_vllm),
+          cmocka_unit_test(test_phi_refusals));

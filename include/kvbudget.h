@@ -244,6 +244,8 @@ typedef enum kvb_arch {
                                 KV sharing (@since 0.2) */
     KVB_ARCH_ZAMBA2 = 24,    /* Zamba2: Mamba2 + shared attention blocks (@since 0.2) */
     KVB_ARCH_MLLAMA = 25,    /* Llama 3.2 Vision: self + cross-attention layers (@since 0.2) */
+    KVB_ARCH_GEMMA = 26,     /* Gemma (the first): Gemma-2B, Gemma-7B (@since 0.3) */
+    KVB_ARCH_PHI = 27,       /* Phi-1.5, Phi-2: attention and MLP on one LayerNorm (@since 0.3) */
     KVB_ARCH_LAST_           /* never use */
 } kvb_arch;
 
@@ -275,7 +277,8 @@ typedef enum kvb_dtype {
 #define KVB_MODEL_ATTN_GATE (1u << 14)     /* q_proj also yields a sigmoid output gate (Qwen3-Next; @since 0.2) */
 #define KVB_MODEL_SSM_NO_NORM (1u << 15)   /* Mamba2 mixers lack the gated RMSNorm (Falcon-H1 mamba_rms_norm false; @since 0.2) */
 #define KVB_MODEL_SHARED_ATTN_ADAPTER (1u << 18) /* Zamba2: LoRA adapters on the shared q, k, v per invocation (use_shared_attention_adapter; @since 0.2) */
-#define KVB_MODEL_FLAGS_ALL_ (((1u << 16) - 1u) | KVB_MODEL_SHARED_ATTN_ADAPTER) /* never use */
+#define KVB_MODEL_LM_HEAD_BIAS (1u << 16) /* lm_head has a bias (Phi-2; @since 0.3) */
+#define KVB_MODEL_FLAGS_ALL_ (((1u << 17) - 1u) | KVB_MODEL_SHARED_ATTN_ADAPTER) /* never use */
 
 /**
  * A decoder-only transformer, described the way its Hugging Face

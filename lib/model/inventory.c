@@ -425,6 +425,21 @@ static void layer(walker *w, uint32_t i)
         w->stop = kvb__gemma3n_layer(m, i, w->fn, w->ctx);
 }
 
+/* The final norm and lm_head (unless tied to the embeddings on this
+ * stage); Phi's lm_head has a bias (modeling_phi.py PhiForCausalLM, vLLM
+ * phi.py ParallelLMHead(bias=True)), split by vocabulary rows with it. */
+static void head(walker *w, unsigned globals)
+{
+    const kvb_model *m = w->m;
+    norm(w, -1, m->hidden_size, 0);
+    if (!m->tie_word_embeddings || !(globals & KVB__WALK_EMBED))
+        emit(w, KVB_ROLE_LM_HEAD, -1, KVB_SPLIT_VOCAB, 1, m->vocab_size,
+             m->hidden_size, KVB_ROLE_LM_HEAD, 0);
+    if (has(m, KVB_MODEL_LM_HEAD_BIAS))
+        emit(w, KVB_ROLE_BIAS, -1, KVB_SPLIT_VOCAB, 1, m->vocab_size, 1,
+             KVB_ROLE_LM_HEAD, 0);
+}
+
 int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
                               unsigned globals, kvb__tensor_fn fn, void *ctx)
 {
@@ -450,12 +465,8 @@ int kvb__inventory_walk_range(const kvb_model *m, uint32_t first, uint32_t last,
                                   ctx);
     for (uint32_t i = first; i < last && !w.stop; i++)
         layer(&w, i);
-    if (globals & KVB__WALK_HEAD) {
-        norm(&w, -1, m->hidden_size, 0); /* final norm */
-        if (!m->tie_word_embeddings || !(globals & KVB__WALK_EMBED))
-            emit(&w, KVB_ROLE_LM_HEAD, -1, KVB_SPLIT_VOCAB, 1, m->vocab_size,
-                 m->hidden_size, KVB_ROLE_LM_HEAD, 0);
-    }
+    if (globals & KVB__WALK_HEAD)
+        head(&w, globals);
     return w.stop;
 }
 
@@ -497,6 +508,7 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
 {
     bool falcon = m->arch == KVB_ARCH_FALCON || m->arch == KVB_ARCH_GPT_NEOX;
     bool opt = m->arch == KVB_ARCH_OPT;
+    bool phi = m->arch == KVB_ARCH_PHI; /* modeling_phi.py: dense, fc1, fc2 */
     switch (role) {
     case KVB_ROLE_ATTN_Q: return "self_attn.q_proj";
     case KVB_ROLE_ATTN_K: return "self_attn.k_proj";
@@ -506,6 +518,7 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
     case KVB_ROLE_ATTN_O:
         return falcon ? "self_attention.dense"
                : opt  ? "self_attn.out_proj"
+               : phi  ? "self_attn.dense"
                       : "self_attn.o_proj";
     case KVB_ROLE_MLA_Q_A: return "self_attn.q_a_proj";
     case KVB_ROLE_MLA_Q_B: return "self_attn.q_b_proj";
@@ -516,11 +529,13 @@ static const char *role_suffix(const kvb_model *m, int32_t role)
     case KVB_ROLE_MLP_UP:
         return falcon ? "mlp.dense_h_to_4h"
                : opt  ? "fc1"
+               : phi  ? "mlp.fc1"
                       : mlp_name(m, "mlp.up_proj", "feed_forward.up_proj");
     case KVB_ROLE_MLP_GATE_UP: return "mlp.gate_up_proj";
     case KVB_ROLE_MLP_DOWN:
         return falcon ? "mlp.dense_4h_to_h"
                : opt  ? "fc2"
+               : phi  ? "mlp.fc2"
                       : mlp_name(m, "mlp.down_proj", "feed_forward.down_proj");
     case KVB_ROLE_ROUTER: return "mlp.gate";
     case KVB_ROLE_EXPERT_GATE: return "mlp.experts.gate_proj";
@@ -680,9 +695,10 @@ void kvb__tensor_name(const kvb_model *m, const kvb__tdesc *t, char *buf,
         snprintf(prefix, sizeof prefix, "%s.layers.%d", root, t->layer);
     else
         snprintf(prefix, sizeof prefix, "%s.%s", root,
-                 opt                             ? "final_layer_norm"
-                 : m->arch == KVB_ARCH_FALCON_H1 ? "final_layernorm"
-                                                 : "norm");
+                 opt ? "final_layer_norm"
+                 : m->arch == KVB_ARCH_FALCON_H1 || m->arch == KVB_ARCH_PHI
+                     ? "final_layernorm"
+                     : "norm");
     if (m->arch == KVB_ARCH_ZAMBA2 && t->layer >= 0 &&
         (m->layer_pattern[t->layer] == 'Z' ||
          m->layer_pattern[t->layer] == 'z')) {
@@ -737,7 +753,11 @@ static void name_under(const kvb_model *m, const kvb__tdesc *t,
         return;
     }
     case KVB_ROLE_BIAS:
-        snprintf(buf, cap, "%s.%s.bias", prefix, role_suffix(m, t->of_role));
+        if (t->of_role == KVB_ROLE_LM_HEAD)
+            snprintf(buf, cap, "lm_head.bias");
+        else
+            snprintf(buf, cap, "%s.%s.bias", prefix,
+                     role_suffix(m, t->of_role));
         return;
     case KVB_ROLE_ROUTER_BIAS:
         snprintf(buf, cap, "%s.mlp.gate.%s", prefix,

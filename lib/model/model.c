@@ -57,6 +57,8 @@ static const name_row arch_names[] = {
     {KVB_ARCH_GEMMA3N, "gemma3n_text"},
     {KVB_ARCH_ZAMBA2, "zamba2"},
     {KVB_ARCH_MLLAMA, "mllama"},
+    {KVB_ARCH_GEMMA, "gemma"},
+    {KVB_ARCH_PHI, "phi"},
 };
 
 static const name_row dtype_names[] = {

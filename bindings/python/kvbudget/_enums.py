@@ -68,6 +68,8 @@ class Arch(enum.IntEnum):
     GEMMA3N = 23
     ZAMBA2 = 24
     MLLAMA = 25
+    GEMMA = 26
+    PHI = 27
 
 
 class Vision(enum.IntEnum):
@@ -129,6 +131,7 @@ class ModelFlag(enum.IntFlag):
     SHARED_EXPERT_GATE = 1 << 13
     ATTN_GATE = 1 << 14
     SSM_NO_NORM = 1 << 15
+    LM_HEAD_BIAS = 1 << 16
     SHARED_ATTN_ADAPTER = 1 << 18
 
 
